@@ -1,0 +1,13 @@
+"""rouge2: ROUGE exactly as ROUGE-1.5.5 scores it, plus the ROUGE 2.0 measures.
+
+>>> import rouge2
+>>> rouge2.score("the cat sat", "the cat sat down")["rouge-1"].recall
+0.75
+"""
+
+from rouge2._version import __version__
+from rouge2.aggregate import Score
+from rouge2.api import Scorer, corpus_stats, score, score_corpus
+from rouge2.errors import UserError
+
+__all__ = ["__version__", "Score", "Scorer", "score", "score_corpus", "corpus_stats", "UserError"]

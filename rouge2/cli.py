@@ -1,0 +1,72 @@
+"""The ``rouge2`` command: sub-commands for runs, the ROUGE-1.5.5 drop-in, and pairs.
+
+User mistakes end as one line on stderr (``rouge2 <command>: error: ...``)
+with exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from rouge2._version import __version__
+from rouge2.errors import UserError
+
+USAGE = f"""usage: rouge2 <command> [options]
+
+rouge2 {__version__}: ROUGE as ROUGE-1.5.5 scores it, plus the ROUGE 2.0 measures.
+
+commands:
+  run CONFIG.yaml                  run an evaluation described by a YAML config
+  rouge155 [options] CONFIG.xml    drop-in for ROUGE-1.5.5.pl (same options, same report)
+  score -c CAND -r REF [REF ...]   score one candidate file against reference files
+  convert-properties FILE          print a YAML config equivalent to a Java ROUGE 2.0 rouge.properties
+
+Run 'rouge2 <command> -h' for a command's options.  Docs: docs/index.md
+"""
+
+
+def _dispatch(argv: list[str]) -> int:
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        sys.stdout.write(USAGE)
+        return 0
+    if argv[0] in ("-V", "--version"):
+        print(f"rouge2 {__version__}")
+        return 0
+    command, rest = argv[0], argv[1:]
+    if command == "rouge155":
+        from rouge2.rouge155.cli import main as rouge155_main
+
+        return rouge155_main(rest)
+    if command == "run":
+        from rouge2.run.cli import run_main
+
+        return run_main(rest)
+    if command == "convert-properties":
+        from rouge2.run.cli import convert_properties_main
+
+        return convert_properties_main(rest)
+    if command == "score":
+        from rouge2.score_cli import main as score_main
+
+        return score_main(rest)
+    raise UserError(f"unknown command {command!r}: use run, rouge155, score or convert-properties (see 'rouge2 -h')")
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _dispatch(argv)
+    except UserError as exc:
+        name = argv[0] if argv and not argv[0].startswith("-") else ""
+        prefix = f"rouge2 {name}".strip()
+        print(f"{prefix}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("rouge2: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
