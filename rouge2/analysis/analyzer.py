@@ -1,0 +1,164 @@
+"""Turn raw text into the token streams measures count.
+
+An :class:`Analyzer` is built once from the preprocessing settings and then
+called on every text; :class:`AnalyzedText` carries the results plus a small
+cache of per-measure features (n-gram counts, LCS bit masks), so a reference
+shared by sixteen systems is tokenized, stemmed and counted once.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, Sequence
+
+from rouge2.analysis.limits import flat_text, lcs_sentences
+from rouge2.analysis.tokenize import get_tokenizer
+
+
+class AnalyzedText:
+    """The analysed form of one text.
+
+    ``tokens`` is the flat stream N-grams, skip-bigrams and topics use;
+    ``sentences`` holds per-sentence tokens for ROUGE-L and ROUGE-W (without
+    length limits they concatenate to ``tokens``); ``surface`` is ``tokens``
+    before stemming (the synonym layer matches words, not stems); ``tags``
+    holds a part-of-speech tag per token when a tagger was used.
+    """
+
+    __slots__ = ("tokens", "sentences", "surface", "tags", "features")
+
+    def __init__(self, tokens, sentences, surface=None, tags=None):
+        self.tokens: tuple[str, ...] = tuple(tokens)
+        self.sentences: tuple[tuple[str, ...], ...] = tuple(tuple(s) for s in sentences)
+        self.surface: tuple[str, ...] = tuple(surface) if surface is not None else self.tokens
+        self.tags: tuple[str, ...] | None = tuple(tags) if tags is not None else None
+        self.features: dict = {}
+
+    def feature(self, key, build: Callable[["AnalyzedText"], object]):
+        """Per-measure data computed once per text and kept for reuse."""
+        try:
+            return self.features[key]
+        except KeyError:
+            value = self.features[key] = build(self)
+            return value
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.tokens
+
+    def __repr__(self) -> str:
+        return f"AnalyzedText(tokens={self.tokens!r}, sentences={len(self.sentences)})"
+
+
+def split_sentences(text: str | Sequence[str]) -> list[str]:
+    """Sentences of ``text``: its lines, empty lines dropped (the SPL format)."""
+    if isinstance(text, str):
+        lines = text.split("\n")
+    else:
+        lines = list(text)
+    return [line for line in lines if line]
+
+
+class Analyzer:
+    """Preprocessing settings applied identically to candidates and references.
+
+    The order of operations is the script's: length limits on raw sentences,
+    tokenization, stopword removal (on the lowercased word), stemming.
+    """
+
+    def __init__(
+        self,
+        tokenizer: str = "rouge155",
+        stemmer: Callable[[str], str] | None = None,
+        stopwords: Iterable[str] | None = None,
+        word_limit: int = 0,
+        byte_limit: int = 0,
+        stem_min_length: int = 4,
+        cache: bool = True,
+    ):
+        if word_limit and byte_limit:
+            from rouge2.errors import UserError
+
+            raise UserError("give a length limit in words or in bytes, not both")
+        self.tokenizer_name = tokenizer
+        self._tokenize = get_tokenizer(tokenizer)
+        self._stemmer = stemmer
+        self._stopwords = frozenset(stopwords) if stopwords else frozenset()
+        self.word_limit = int(word_limit or 0)
+        self.byte_limit = int(byte_limit or 0)
+        self._stem_min = stem_min_length
+        self._stem_memo: dict[str, str] = {}
+        self._cache: dict | None = {} if cache else None
+
+    # -- token pipeline -------------------------------------------------
+    def _finish(self, raw: list[str]) -> tuple[list[str], list[str]]:
+        """Remove stopwords and stem; return (tokens, surface forms)."""
+        stop = self._stopwords
+        if stop:
+            raw = [t for t in raw if t not in stop]
+        if self._stemmer is None:
+            return raw, raw
+        memo = self._stem_memo
+        stem = self._stemmer
+        smin = self._stem_min
+        out = []
+        for t in raw:
+            s = memo.get(t)
+            if s is None:
+                s = stem(t) if len(t) >= smin else t
+                memo[t] = s
+            out.append(s)
+        return out, raw
+
+    def _as_bytes_text(self, sentences: list[str]) -> list[str]:
+        """Sentences as latin-1 strings of their UTF-8 bytes (byte semantics)."""
+        return [s if s.isascii() else s.encode("utf-8").decode("latin-1") for s in sentences]
+
+    def _from_bytes_text(self, s: str) -> str:
+        if s.isascii() or self.tokenizer_name == "rouge155":
+            return s
+        return s.encode("latin-1").decode("utf-8", "ignore")
+
+    def analyze_sentences(self, sentences: list[str], byte_text: bool = False) -> AnalyzedText:
+        """Analyse a text given as its list of (non-empty) sentence lines.
+
+        ``byte_text`` says the lines are already bytes decoded as latin-1 (as
+        the ROUGE-1.5.5 readers produce them), so a byte limit counts them as
+        they are.
+        """
+        tokenize = self._tokenize
+        if not self.word_limit and not self.byte_limit:
+            sent_raw = [tokenize(s) for s in sentences]
+            sent_tokens = []
+            flat: list[str] = []
+            flat_surface: list[str] = []
+            for raw in sent_raw:
+                toks, surf = self._finish(raw)
+                sent_tokens.append(toks)
+                flat.extend(toks)
+                flat_surface.extend(surf)
+            return AnalyzedText(flat, sent_tokens, flat_surface)
+        if self.byte_limit and not byte_text:
+            sentences = self._as_bytes_text(sentences)
+        flat_str = self._from_bytes_text(flat_text(sentences, self.word_limit, self.byte_limit))
+        flat, surface = self._finish(tokenize(flat_str))
+        sent_tokens = [
+            self._finish(tokenize(self._from_bytes_text(s)))[0]
+            for s in lcs_sentences(sentences, self.word_limit, self.byte_limit)
+        ]
+        return AnalyzedText(flat, sent_tokens, surface)
+
+    def analyze(self, text: str | Sequence[str]) -> AnalyzedText:
+        """Analyse ``text`` (sentences separated by newlines, or a list of them)."""
+        cache = self._cache
+        if cache is not None and isinstance(text, str):
+            hit = cache.get(text)
+            if hit is not None:
+                return hit
+            result = self.analyze_sentences(split_sentences(text))
+            cache[text] = result
+            return result
+        return self.analyze_sentences(split_sentences(text))
+
+    def clear_cache(self) -> None:
+        if self._cache is not None:
+            self._cache.clear()
