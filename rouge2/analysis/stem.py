@@ -1,0 +1,319 @@
+"""Stemmers.
+
+* :func:`porter_stem` is the Porter stemmer variant built into ROUGE-1.5.5
+  (its ``stem`` routine), written from the rules of Porter (1980) plus the
+  script's changes:
+
+  - a word shorter than 3 characters is returned unchanged;
+  - an initial ``y`` is treated as a consonant (upper-cased while stemming);
+  - step 4 is split in three (the 2004 change by C.-Y. Lin): first the usual
+    suffix list with ``ement`` in it but without ``ment``/``ent``, then, on
+    the result, ``ment``, then ``ent`` or else ``sion``/``tion``, each
+    removed when the remaining stem has measure > 1.
+
+* :func:`rouge155_stem` is the script's ``-m`` stemming: ASCII-lowercase the
+  token, look it up in the WordNet-2.0 exception table, and only if it is
+  not there apply :func:`porter_stem`.
+
+* :func:`stem_rouge155_token` adds the caller-side rule of the script: only
+  tokens longer than 3 characters are stemmed.
+
+* :func:`snowball_stemmer` returns nltk's Snowball stemmer for a language.
+
+The script works on bytes; here tokens are ``str`` and lengths count
+characters.  For the ASCII tokens the script's own tokenizer produces the
+two agree exactly.
+"""
+
+from __future__ import annotations
+
+import re
+from importlib import resources as _resources
+from pathlib import Path
+from typing import Callable
+
+from rouge2.errors import UserError
+
+__all__ = [
+    "EXCEPTION_FILES",
+    "exception_table",
+    "porter_stem",
+    "read_resource",
+    "rouge155_stem",
+    "snowball_stemmer",
+    "stem_rouge155_token",
+]
+
+# --------------------------------------------------------------------------
+# packaged data
+
+_REPO_RESOURCES = Path(__file__).resolve().parents[2] / "resources"
+
+
+def read_resource(*parts: str) -> bytes:
+    """Bytes of a file shipped in package ``rouge2.resources``.
+
+    ``parts`` is the path below the package, e.g. ``("rouge155",
+    "adj.exc")``.  Before the package is installed, the ``resources/``
+    folder of the source tree is used instead.
+    """
+    try:
+        node = _resources.files("rouge2.resources")
+        for part in parts:
+            node = node.joinpath(part)
+        return node.read_bytes()
+    except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError):
+        pass
+    path = _REPO_RESOURCES.joinpath(*parts)
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise UserError(
+            f"packaged resource {'/'.join(parts)} is missing ({path}); "
+            "reinstall rouge2"
+        ) from exc
+
+
+# --------------------------------------------------------------------------
+# the script's Porter variant
+
+_c = "[^aeiou]"  # consonant
+_v = "[aeiouy]"  # vowel
+_C = _c + "[^aeiouy]*"  # consonant sequence
+_V = _v + "[aeiou]*"  # vowel sequence
+
+_MGR0 = re.compile(f"^({_C})?{_V}{_C}")  # measure > 0
+_MEQ1 = re.compile(f"^({_C})?{_V}{_C}({_V})?$")  # measure == 1
+_MGR1 = re.compile(f"^({_C})?{_V}{_C}{_V}{_C}")  # measure > 1
+_HAS_V = re.compile(f"^({_C})?{_v}")  # stem contains a vowel
+_CVC = re.compile(f"^{_C}{_v}[^aeiouwxy]$")  # short *o stem
+
+_STEP1A = re.compile(r"(ss|i)es$")
+_STEP1A_S = re.compile(r"([^s])s$")
+_STEP1B = re.compile(r"(ed|ing)$")
+_STEP1B_ADD_E = re.compile(r"(at|bl|iz)$")
+_DOUBLE = re.compile(r"([^aeiouylsz])\1$")
+
+_STEP2 = {
+    "ational": "ate", "tional": "tion", "enci": "ence", "anci": "ance",
+    "izer": "ize", "bli": "ble", "alli": "al", "entli": "ent", "eli": "e",
+    "ousli": "ous", "ization": "ize", "ation": "ate", "ator": "ate",
+    "alism": "al", "iveness": "ive", "fulness": "ful", "ousness": "ous",
+    "aliti": "al", "iviti": "ive", "biliti": "ble", "logi": "log",
+}
+_STEP3 = {
+    "icate": "ic", "ative": "", "alize": "al", "iciti": "ic", "ical": "ic",
+    "ful": "", "ness": "",
+}
+_STEP4 = (
+    "al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement", "ou",
+    "ism", "ate", "iti", "ous", "ive", "ize",
+)
+
+
+def _suffix_re(suffixes) -> re.Pattern[str]:
+    # A search for "(a|b|...)$" finds the leftmost start, i.e. the longest
+    # listed suffix the word ends with; the regex engine does exactly that.
+    return re.compile("(" + "|".join(suffixes) + ")$")
+
+
+_STEP2_RE = _suffix_re(_STEP2)
+_STEP3_RE = _suffix_re(_STEP3)
+_STEP4_RE = _suffix_re(_STEP4)
+_ION_RE = re.compile(r"(s|t)(ion)$")
+
+
+def porter_stem(word: str) -> str:
+    """ROUGE-1.5.5's ``stem``: its Porter variant, applied to ``word`` as is.
+
+    No lowercasing is done (the script lowercases before calling it); upper
+    case vowels count as consonants, as in the script.
+    """
+    w = word
+    if len(w) < 3:
+        return w
+    initial_y = w[0] == "y"
+    if initial_y:
+        w = "Y" + w[1:]
+
+    # step 1a
+    m = _STEP1A.search(w)
+    if m:
+        w = w[: m.start()] + m.group(1)
+    else:
+        m = _STEP1A_S.search(w)
+        if m:
+            w = w[: m.start()] + m.group(1)
+
+    # step 1b
+    if w.endswith("eed"):
+        if _MGR0.search(w[:-3]):
+            w = w[:-1]
+    else:
+        m = _STEP1B.search(w)
+        if m:
+            stem = w[: m.start()]
+            if _HAS_V.search(stem):
+                w = stem
+                if _STEP1B_ADD_E.search(w):
+                    w += "e"
+                elif _DOUBLE.search(w):
+                    w = w[:-1]
+                elif _CVC.search(w):
+                    w += "e"
+
+    # step 1c
+    if w.endswith("y"):
+        stem = w[:-1]
+        if _HAS_V.search(stem):
+            w = stem + "i"
+
+    # step 2
+    m = _STEP2_RE.search(w)
+    if m:
+        stem = w[: m.start()]
+        if _MGR0.search(stem):
+            w = stem + _STEP2[m.group(1)]
+
+    # step 3
+    m = _STEP3_RE.search(w)
+    if m:
+        stem = w[: m.start()]
+        if _MGR0.search(stem):
+            w = stem + _STEP3[m.group(1)]
+
+    # step 4 (modified: -ement first, then -ment, then -ent or -(s|t)ion)
+    m = _STEP4_RE.search(w)
+    if m:
+        stem = w[: m.start()]
+        if _MGR1.search(stem):
+            w = stem
+    if w.endswith("ment"):
+        stem = w[:-4]
+        if _MGR1.search(stem):
+            w = stem
+    if w.endswith("ent"):
+        stem = w[:-3]
+        if _MGR1.search(stem):
+            w = stem
+    else:
+        m = _ION_RE.search(w)
+        if m:
+            stem = w[: m.start()] + m.group(1)
+            if _MGR1.search(stem):
+                w = stem
+
+    # step 5
+    if w.endswith("e"):
+        stem = w[:-1]
+        if _MGR1.search(stem) or (_MEQ1.search(stem) and not _CVC.search(stem)):
+            w = stem
+    if w.endswith("ll") and _MGR1.search(w):
+        w = w[:-1]
+
+    if initial_y:
+        w = w[:1].lower() + w[1:]
+    return w
+
+
+# --------------------------------------------------------------------------
+# WordNet-2.0 exception table
+
+#: Read in this order, later files overwriting earlier keys.  This is the
+#: order that reproduces the database shipped with ROUGE-1.5.5 (adj beats
+#: adv for ``best``/``better``; verb beats noun for ``is``/``testes``).
+EXCEPTION_FILES = ("adv.exc", "adj.exc", "noun.exc", "verb.exc")
+
+_WS = re.compile(r"\s+")
+_exceptions: dict[str, str] | None = None
+
+
+def _perl_split(line: str) -> list[str]:
+    # Perl's split(/\s+/, $line): a leading empty field is kept, trailing
+    # empty fields are dropped.
+    fields = _WS.split(line)
+    while fields and fields[-1] == "":
+        fields.pop()
+    return fields
+
+
+def exception_table() -> dict[str, str]:
+    """The WordNet-2.0 exception table used by the script's ``-m``.
+
+    Each line of each file is split on whitespace: the first field is the
+    key, the second the value; extra fields are ignored.
+    """
+    global _exceptions
+    if _exceptions is None:
+        table: dict[str, str] = {}
+        for name in EXCEPTION_FILES:
+            text = read_resource("rouge155", name).decode("latin-1")
+            lines = text.split("\n")
+            if lines and lines[-1] == "":
+                lines.pop()  # the piece after the final newline
+            for line in lines:
+                fields = _perl_split(line)
+                key = fields[0] if fields else ""
+                table[key] = fields[1] if len(fields) > 1 else ""
+        _exceptions = table
+    return _exceptions
+
+
+_ASCII_LOWER = str.maketrans(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz"
+)
+_cache: dict[str, str] = {}
+
+
+def rouge155_stem(token: str) -> str:
+    """ROUGE-1.5.5's ``-m`` stemming of one token (results are cached).
+
+    The token is lowercased (ASCII letters only, like the script's
+    ``tr/A-Z/a-z/``), looked up in the WordNet-2.0 exception table, and
+    stemmed with :func:`porter_stem` when it is not an exception.
+    """
+    try:
+        return _cache[token]
+    except KeyError:
+        pass
+    if not token:
+        return token
+    low = token.translate(_ASCII_LOWER)
+    table = _exceptions if _exceptions is not None else exception_table()
+    result = table.get(low)
+    if result is None:
+        result = porter_stem(low)
+    _cache[token] = result
+    return result
+
+
+def stem_rouge155_token(token: str) -> str:
+    """Stem as the script does: only tokens longer than 3 characters.
+
+    Shorter tokens are returned unchanged (not even lowercased).
+    """
+    if len(token) > 3:
+        return rouge155_stem(token)
+    return token
+
+
+# --------------------------------------------------------------------------
+# Snowball (nltk)
+
+
+def snowball_stemmer(language: str) -> Callable[[str], str]:
+    """A callable stemming one word with nltk's Snowball stemmer."""
+    try:
+        from nltk.stem.snowball import SnowballStemmer
+    except ImportError as exc:  # pragma: no cover - depends on environment
+        raise UserError(
+            "Snowball stemming needs nltk; install it with 'pip install nltk'"
+        ) from exc
+    languages = tuple(SnowballStemmer.languages)
+    lang = language.strip().lower() if isinstance(language, str) else language
+    if lang not in languages:
+        raise UserError(
+            f"unknown Snowball stemmer language {language!r}; "
+            f"use one of: {', '.join(languages)}"
+        )
+    return SnowballStemmer(lang).stem

@@ -1,0 +1,142 @@
+"""Stopword lists by name or file.
+
+``load_stopwords(spec)`` accepts:
+
+* ``True`` or ``"smart"`` - the SMART common-words list that ROUGE-1.5.5
+  uses for its ``-s`` option (every line of the file is an entry, as in the
+  script);
+* ``"rouge2-java"`` - the default list of the Java ROUGE 2.0 toolkit;
+* ``"spacy:<lang>"`` - spaCy's stopword list for language ``<lang>``
+  (``spacy.lang.<lang>.stop_words.STOP_WORDS``; spaCy is imported only then);
+* a path (``str`` or ``os.PathLike``) to a UTF-8 text file with one word per
+  line; blank lines and lines whose first non-blank character is ``#`` are
+  ignored and surrounding whitespace is stripped;
+* ``None`` or ``False`` - no stopwords.
+
+Entries are returned as written.  The script removes a token when its
+lowercased form (before stemming) is in the list, so entries should be
+lowercase.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Union
+
+from rouge2.analysis.stem import read_resource
+from rouge2.errors import UserError
+
+__all__ = ["NAMED_LISTS", "load_stopwords"]
+
+#: Names accepted besides ``spacy:<lang>`` and file paths.
+NAMED_LISTS = ("smart", "rouge2-java")
+
+StopwordSpec = Union[bool, str, "os.PathLike[str]", None]
+
+
+@lru_cache(maxsize=None)
+def _smart() -> frozenset[str]:
+    # The script chomps each line and adds it as is.
+    text = read_resource("rouge155", "smart_common_words.txt").decode("latin-1")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return frozenset(lines)
+
+
+@lru_cache(maxsize=None)
+def _rouge2_java() -> frozenset[str]:
+    # The shipped file has three entries with a stray 0x94 byte; decode as a
+    # Java UTF-8 reader does (invalid bytes become U+FFFD).
+    text = read_resource("stopwords", "rouge2-java-default.txt").decode(
+        "utf-8", errors="replace"
+    )
+    return frozenset(line for line in text.splitlines() if line)
+
+
+_LANG = re.compile(r"^[a-z]{2,3}$")
+
+
+@lru_cache(maxsize=None)
+def _spacy(lang: str) -> frozenset[str]:
+    if not _LANG.match(lang):
+        raise UserError(
+            f"bad spaCy stopword language {lang!r} in 'spacy:{lang}'; "
+            "use a spaCy language code such as 'spacy:en' or 'spacy:de'"
+        )
+    try:
+        importlib.import_module("spacy")
+    except ImportError as exc:
+        raise UserError(
+            f"stopwords 'spacy:{lang}' need spaCy; install it with "
+            "'pip install spacy' or choose another list"
+        ) from exc
+    try:
+        module = importlib.import_module(f"spacy.lang.{lang}.stop_words")
+    except ImportError as exc:
+        raise UserError(
+            f"spaCy has no stopword list for language {lang!r} "
+            f"('spacy:{lang}'); use a language code spaCy supports, e.g. 'spacy:en'"
+        ) from exc
+    return frozenset(module.STOP_WORDS)
+
+
+def _from_file(path: Path) -> frozenset[str]:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise UserError(
+            f"stopword file {path} not found; give an existing file or one of "
+            f"the named lists: {', '.join(NAMED_LISTS)}, spacy:<lang>"
+        ) from None
+    except IsADirectoryError:
+        raise UserError(
+            f"stopword file {path} is a directory; give a text file with one word per line"
+        ) from None
+    except OSError as exc:
+        raise UserError(
+            f"cannot read stopword file {path}: {exc.strerror}; check the path and its permissions"
+        ) from None
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    words: set[str] = set()
+    for number, raw in enumerate(data.splitlines(), start=1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise UserError(
+                f"stopword file {path}, line {number}: byte 0x{raw[exc.start]:02x} "
+                f"at column {exc.start + 1} is not valid UTF-8; save the file as UTF-8"
+            ) from None
+        word = line.strip()
+        if not word or word.startswith("#"):
+            continue
+        words.add(word)
+    return frozenset(words)
+
+
+def load_stopwords(spec: StopwordSpec) -> frozenset[str]:
+    """The stopword set described by ``spec`` (see the module docstring)."""
+    if spec is None or spec is False:
+        return frozenset()
+    if spec is True:
+        return _smart()
+    if isinstance(spec, str):
+        name = spec.strip().lower()
+        if name == "smart":
+            return _smart()
+        if name == "rouge2-java":
+            return _rouge2_java()
+        if name.startswith("spacy:"):
+            return _spacy(name[len("spacy:"):].strip())
+        return _from_file(Path(spec))
+    if isinstance(spec, os.PathLike):
+        return _from_file(Path(spec))
+    raise UserError(
+        f"bad stopword setting {spec!r}; use true, 'smart', 'rouge2-java', "
+        "'spacy:<lang>' or the path of a word-list file"
+    )
