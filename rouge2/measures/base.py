@@ -1,0 +1,77 @@
+"""What every measure shares: sufficient statistics and the F-measure.
+
+A measure only has to say how to count one (candidate, reference) pair; all
+aggregation happens on :class:`PairStats`, never on text.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class PairStats(NamedTuple):
+    """Sufficient statistics of one candidate against one reference.
+
+    ``hit`` is the number of matched units, ``ref_total`` and ``cand_total``
+    the number of units on each side.  ROUGE-W stores weighted values (see
+    docs/measures.md); every other measure stores counts.
+    """
+
+    hit: float
+    ref_total: float
+    cand_total: float
+
+    def __add__(self, other):  # pooled combination
+        return PairStats(
+            self.hit + other.hit,
+            self.ref_total + other.ref_total,
+            self.cand_total + other.cand_total,
+        )
+
+
+ZERO = PairStats(0, 0, 0)
+
+
+def fmeasure(precision: float, recall: float, alpha: float = 0.5) -> float:
+    """ROUGE-1.5.5's F = P·R / ((1-α)·P + α·R); 0 when undefined.
+
+    α = 0.5 is the harmonic mean; α = 1/(1+β²) gives the usual F-β.
+    """
+    denom = (1.0 - alpha) * precision + alpha * recall
+    if denom > 0:
+        return precision * recall / denom
+    return 0.0
+
+
+class Measure:
+    """One ROUGE measure: counts a pair, turns counts into recall and precision."""
+
+    name: str = ""
+    #: which part of AnalyzedText the measure reads: "tokens" or "sentences"
+    uses_sentences = False
+
+    def stats(self, cand, ref) -> PairStats:
+        raise NotImplementedError
+
+    def recall(self, s: PairStats) -> float:
+        return s.hit / s.ref_total if s.ref_total else 0.0
+
+    def precision(self, s: PairStats) -> float:
+        return s.hit / s.cand_total if s.cand_total else 0.0
+
+    def best_key(self, s: PairStats) -> float:
+        """The value ROUGE-1.5.5's ``-f B`` compares to pick the best reference."""
+        return self.recall(s)
+
+    def stats_and_key(self, cand, ref) -> tuple[PairStats, float]:
+        """Statistics plus the ``-f B`` ranking value, computed together."""
+        s = self.stats(cand, ref)
+        return s, self.best_key(s)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+def perl_round5(x: float) -> float:
+    """``sprintf("%7.5f", x)`` read back as a number, as the script compares it."""
+    return float("%.5f" % x)

@@ -1,0 +1,253 @@
+"""ROUGE-L and ROUGE-W, summary-level, as ROUGE-1.5.5 computes them.
+
+For every reference sentence the script takes the union of the LCS positions
+found against each candidate sentence, then counts a marked reference token
+only while both the reference and the candidate still have an unused copy of
+that word (so ROUGE-L never exceeds ROUGE-1).  Which LCS the union uses
+matters when several exist; the script's traceback prefers a diagonal move on
+equal tokens, then "up" (towards earlier reference tokens) on ties.
+
+rouge2 computes the same LCS with a bit-parallel algorithm: one column of the
+dynamic-programming table is a single integer whose bits say where the LCS
+length grows, so a column costs a few integer operations instead of a loop.
+The script's traceback is then replayed on those columns in O(candidate
+length) steps.  A text given as one sentence gets sentence-level LCS.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from rouge2.measures.base import Measure, PairStats
+
+
+def position_masks(tokens) -> dict:
+    """token -> bit mask of the positions where it occurs."""
+    masks: dict = {}
+    for i, tok in enumerate(tokens):
+        masks[tok] = masks.get(tok, 0) | (1 << i)
+    return masks
+
+
+def lcs_length(masks: dict, m: int, peer) -> int:
+    """Length of the LCS of a reference sentence (given by its masks) and ``peer``."""
+    full = (1 << m) - 1
+    v = full
+    get = masks.get
+    for tok in peer:
+        u = v & get(tok, 0)
+        if u:
+            v = ((v + u) | (v - u)) & full
+    return m - v.bit_count()
+
+
+def lcs_marks(masks: dict, m: int, peer) -> int:
+    """Bit mask of reference positions on the script's LCS traceback."""
+    full = (1 << m) - 1
+    v = full
+    get = masks.get
+    columns = []
+    append = columns.append
+    for tok in peer:
+        u = v & get(tok, 0)
+        if u:
+            v = ((v + u) | (v - u)) & full
+        append(v)
+    if v == full:
+        return 0
+    marks = 0
+    i = m
+    j = len(peer)
+    while i > 0 and j > 0:
+        match = get(peer[j - 1], 0)
+        # Rows where the LCS length grows in column j, plus matching rows:
+        # the traceback walks up until it meets one of them.
+        stop = (match | (~columns[j - 1] & full)) & ((1 << i) - 1)
+        if not stop:
+            break
+        p = stop.bit_length() - 1
+        if (match >> p) & 1:
+            marks |= 1 << p
+            i = p
+        else:
+            i = p + 1
+        j -= 1
+    return marks
+
+
+def _sentence_masks(text):
+    return text.feature("lcs-masks", lambda t: [position_masks(s) for s in t.sentences])
+
+
+def _unigrams(text):
+    return text.feature(("ngram", 1), lambda t: (Counter(t.tokens), len(t.tokens)))
+
+
+class LCS(Measure):
+    """ROUGE-L (summary-level union LCS; sentence-level for one-sentence texts)."""
+
+    name = "rouge-l"
+    uses_sentences = True
+
+    def stats(self, cand, ref) -> PairStats:
+        ref_sents = ref.sentences
+        base = sum(len(s) for s in ref_sents)
+        cand_total = len(cand.tokens)
+        if not base or not cand_total:
+            return PairStats(0, base, cand_total)
+        cand_sents = cand.sentences
+        ref_masks = _sentence_masks(ref)
+        if (
+            len(ref_sents) == 1
+            and len(cand_sents) == 1
+            and ref_sents[0] == ref.tokens
+            and cand_sents[0] == cand.tokens
+        ):
+            # One sentence each: every LCS token has an unused copy on both
+            # sides, so the clipping cannot bind and the length is the hit count.
+            return PairStats(lcs_length(ref_masks[0], base, cand_sents[0]), base, cand_total)
+        ref_left = dict(_unigrams(ref)[0])
+        cand_left = dict(_unigrams(cand)[0])
+        hit = 0
+        for sent, masks in zip(ref_sents, ref_masks):
+            m = len(sent)
+            if not m:
+                continue
+            union = 0
+            full = (1 << m) - 1
+            for peer in cand_sents:
+                if peer:
+                    union |= lcs_marks(masks, m, peer)
+                    if union == full:
+                        break
+            while union:
+                low = union & -union
+                tok = sent[low.bit_length() - 1]
+                union ^= low
+                if ref_left.get(tok, 0) > 0 and cand_left.get(tok, 0) > 0:
+                    hit += 1
+                    ref_left[tok] -= 1
+                    cand_left[tok] -= 1
+        return PairStats(hit, base, cand_total)
+
+
+def _wlcs_marks(model, peer, weight: float, hit_mask: list) -> None:
+    """The script's weighted-LCS table and traceback for one sentence pair."""
+    m = len(model)
+    n = len(peer)
+    prev_c = [0.0] * (n + 1)
+    prev_l = [0] * (n + 1)
+    back = []  # per row: list of moves, 0 diag, 1 up, 2 left
+    for i in range(1, m + 1):
+        tok = model[i - 1]
+        cur_c = [0.0] * (n + 1)
+        cur_l = [0] * (n + 1)
+        moves = [0] * (n + 1)
+        for j in range(1, n + 1):
+            if tok == peer[j - 1]:
+                k = prev_l[j - 1]
+                cur_c[j] = prev_c[j - 1] + (k + 1) ** weight - k ** weight
+                cur_l[j] = k + 1
+            elif prev_c[j] >= cur_c[j - 1]:
+                cur_c[j] = prev_c[j]
+                moves[j] = 1
+            else:
+                cur_c[j] = cur_c[j - 1]
+                moves[j] = 2
+        back.append(moves)
+        prev_c, prev_l = cur_c, cur_l
+    i, j = m, n
+    while i and j:
+        move = back[i - 1][j]
+        if move == 0:
+            i -= 1
+            j -= 1
+            hit_mask[i] = 1
+        elif move == 1:
+            i -= 1
+        else:
+            j -= 1
+
+
+class WLCS(Measure):
+    """ROUGE-W with weighting function f(k) = k ** weight.
+
+    Statistics follow the script: ``hit`` sums f(run length) over the
+    consecutive runs of counted LCS tokens, ``ref_total`` is
+    f(Σ_sentences f(sentence length)) and ``cand_total`` is f(candidate
+    length); recall and precision apply f⁻¹ to hit/total.
+    """
+
+    uses_sentences = True
+
+    def __init__(self, weight: float = 1.2):
+        if weight <= 0:
+            raise ValueError("ROUGE-W weight must be greater than 0")
+        self.weight = float(weight)
+        self.name = f"rouge-w-{format_weight(weight)}"
+
+    def _f(self, x):
+        return x ** self.weight
+
+    def _finv(self, x):
+        return x ** (1 / self.weight)
+
+    def _raw(self, cand, ref):
+        """(weighted hit, Σ f(reference sentence length)) as the script counts them."""
+        w = self.weight
+        ref_left = dict(_unigrams(ref)[0])
+        cand_left = dict(_unigrams(cand)[0])
+        hit = 0.0
+        base = 0.0
+        for sent in ref.sentences:
+            m = len(sent)
+            base += m ** w
+            if not m:
+                continue
+            mask = [0] * m
+            for peer in cand.sentences:
+                if peer:
+                    _wlcs_marks(sent, peer, w, mask)
+            run = 0
+            for j in range(m):
+                if mask[j]:
+                    tok = sent[j]
+                    if ref_left.get(tok, 0) > 0 and cand_left.get(tok, 0) > 0:
+                        run += 1
+                        if j + 1 < m and not mask[j + 1]:
+                            hit += run ** w
+                            run = 0
+                        elif j + 1 == m:
+                            hit += run ** w
+                            run = 0
+                        ref_left[tok] -= 1
+                        cand_left[tok] -= 1
+        return hit, base
+
+    def stats(self, cand, ref) -> PairStats:
+        hit, base = self._raw(cand, ref)
+        return PairStats(hit, base ** self.weight, len(cand.tokens) ** self.weight)
+
+    def recall(self, s: PairStats) -> float:
+        return self._finv(s.hit / s.ref_total) if s.ref_total else 0.0
+
+    def precision(self, s: PairStats) -> float:
+        return self._finv(s.hit / s.cand_total) if s.cand_total else 0.0
+
+    def stats_and_key(self, cand, ref):
+        # The script ranks references by f⁻¹(hit / Σ f(len)), before its
+        # second application of f to the total.  It divides by zero on an
+        # empty reference; rouge2 ranks that reference 0.
+        hit, base = self._raw(cand, ref)
+        s = PairStats(hit, base ** self.weight, len(cand.tokens) ** self.weight)
+        return s, (self._finv(hit / base) if base else 0.0)
+
+    def best_key(self, s: PairStats) -> float:
+        base = s.ref_total ** (1 / self.weight) if s.ref_total else 0.0
+        return self._finv(s.hit / base) if base else 0.0
+
+
+def format_weight(w: float) -> str:
+    """Weight as the script prints it (Perl number formatting: 1.2, 1.5, 2)."""
+    text = "%.15g" % float(w)
+    return text

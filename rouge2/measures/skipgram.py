@@ -1,0 +1,56 @@
+"""ROUGE-S and ROUGE-SU: skip-bigram co-occurrence.
+
+A skip-bigram is an ordered pair of tokens with at most ``max_skip`` tokens
+between them (unlimited for S*).  Like ROUGE-1.5.5 the pairs are formed over
+the whole text.  SU adds unigrams the way the script does: it adds the
+unigram of every token that starts a pair, i.e. every token but the last.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from rouge2.measures.base import Measure, PairStats, perl_round5
+from rouge2.measures.ngram import clipped_hits
+
+
+def skip_bigram_counts(tokens, max_skip: int | None, unigrams: bool) -> tuple[Counter, int]:
+    counts: Counter = Counter()
+    n = len(tokens)
+    total = 0
+    for i in range(n - 1):
+        a = tokens[i]
+        if unigrams:
+            counts[(a,)] += 1
+            total += 1
+        stop = n if max_skip is None else min(n, i + max_skip + 2)
+        for j in range(i + 1, stop):
+            counts[(a, tokens[j])] += 1
+        total += stop - i - 1
+    return counts, total
+
+
+class SkipBigram(Measure):
+    def __init__(self, max_skip: int | None, unigrams: bool = False):
+        if max_skip is not None and max_skip < 0:
+            max_skip = None
+        self.max_skip = max_skip
+        self.unigrams = unigrams
+        dist = "*" if max_skip is None else str(max_skip)
+        self.name = f"rouge-{'su' if unigrams else 's'}{dist}"
+        self._key = ("skip", max_skip, unigrams)
+
+    def _features(self, text):
+        return text.feature(
+            self._key, lambda t: skip_bigram_counts(t.tokens, self.max_skip, self.unigrams)
+        )
+
+    def stats(self, cand, ref) -> PairStats:
+        c_counts, c_total = self._features(cand)
+        r_counts, r_total = self._features(ref)
+        if not c_total or not r_total:
+            return PairStats(0, r_total, c_total)
+        return PairStats(clipped_hits(c_counts, r_counts), r_total, c_total)
+
+    def best_key(self, s: PairStats) -> float:
+        return perl_round5(s.hit / s.ref_total) if s.ref_total else 0.0

@@ -1,0 +1,67 @@
+"""``rouge2 score``: one candidate file against reference files, printed as a table."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from rouge2.errors import UserError
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, no usage dump
+        raise UserError(message)
+
+
+def read_text(path: str, encoding: str = "utf-8") -> str:
+    p = Path(path)
+    if not p.is_file():
+        raise UserError(f"{path}: no such file: check the path")
+    data = p.read_bytes()
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise UserError(
+            f"{path}:{line}: not valid {encoding}: re-save the file as {encoding} or pass --encoding"
+        ) from None
+    return text.lstrip("\ufeff").replace("\r\n", "\n")
+
+
+def main(argv: list[str]) -> int:
+    from rouge2.api import DEFAULT_MEASURES, Scorer
+
+    ap = _Parser(prog="rouge2 score", description="Score one candidate against references.")
+    ap.add_argument("-c", "--candidate", required=True, help="candidate file, one sentence per line")
+    ap.add_argument("-r", "--references", required=True, nargs="+", help="reference files")
+    ap.add_argument("-m", "--measures", nargs="+", default=list(DEFAULT_MEASURES))
+    ap.add_argument("--stem", action="store_true", help="ROUGE-1.5.5 stemmer (-m)")
+    ap.add_argument("--stopwords", action="store_true", help="remove SMART stopwords (-s)")
+    ap.add_argument("--multi-reference", default="pooled", help="pooled | best | average | max-f")
+    ap.add_argument("--alpha", type=float, default=None)
+    ap.add_argument("--tokenizer", default="rouge155", help="rouge155 | unicode")
+    ap.add_argument("--encoding", default="utf-8")
+    ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    args = ap.parse_args(argv)
+    scorer = Scorer(
+        args.measures,
+        stem=args.stem,
+        stopwords=args.stopwords,
+        multi_reference=args.multi_reference,
+        alpha=args.alpha,
+        tokenizer=args.tokenizer,
+    )
+    cand = read_text(args.candidate, args.encoding)
+    refs = [read_text(r, args.encoding) for r in args.references]
+    result = scorer.score(cand, refs)
+    if args.json:
+        json.dump({k: v._asdict() for k, v in result.items()}, sys.stdout, indent=2)
+        print()
+        return 0
+    width = max(len(k) for k in result)
+    print(f"{'measure':<{width}}  {'recall':>8} {'precision':>9} {'F':>8}")
+    for name, s in result.items():
+        print(f"{name:<{width}}  {s.recall:8.5f} {s.precision:9.5f} {s.fmeasure:8.5f}")
+    return 0
