@@ -105,7 +105,7 @@ class Scorer:
         """Per measure: (statistics, -f B key) against each reference, in order."""
         if isinstance(references, str):
             references = [references]
-        cand = self.analyze(candidate)
+        cand = self.analyzer.analyze(candidate, cache=False)
         refs = [self.analyze(r) for r in references]
         return {
             name: [m.stats_and_key(cand, r) for r in refs] for name, m in self.measures.items()
@@ -113,12 +113,23 @@ class Scorer:
 
     def score(self, candidate, references) -> dict[str, Score]:
         if isinstance(references, str):
-            references = [references]
-        cand = self.analyze(candidate)
-        refs = [self.analyze(r) for r in references]
-        out = {}
-        mode = self.mode
+            references = (references,)
+        analyze = self.analyzer.analyze
+        cand = analyze(candidate, cache=False)
         alpha = self.alpha
+        out = {}
+        if len(references) == 1:
+            # Every multi-reference mode agrees on a single reference.
+            ref = analyze(references[0])
+            for name, m in self.measures.items():
+                s = m.stats(cand, ref)
+                p = m.precision(s)
+                r = m.recall(s)
+                d = (1.0 - alpha) * p + alpha * r
+                out[name] = Score(p, r, p * r / d if d > 0 else 0.0)
+            return out
+        refs = [analyze(r) for r in references]
+        mode = self.mode
         for name, m in self.measures.items():
             if mode == "best":
                 pairs = [m.stats_and_key(cand, r) for r in refs]

@@ -27,10 +27,12 @@ class AnalyzedText:
     __slots__ = ("tokens", "sentences", "surface", "tags", "features")
 
     def __init__(self, tokens, sentences, surface=None, tags=None):
-        self.tokens: tuple[str, ...] = tuple(tokens)
-        self.sentences: tuple[tuple[str, ...], ...] = tuple(tuple(s) for s in sentences)
-        self.surface: tuple[str, ...] = tuple(surface) if surface is not None else self.tokens
-        self.tags: tuple[str, ...] | None = tuple(tags) if tags is not None else None
+        # Lists, shared where possible (a one-sentence text's only sentence
+        # *is* its token list); treat them as read-only.
+        self.tokens: list[str] = tokens if isinstance(tokens, list) else list(tokens)
+        self.sentences: list[list[str]] = [s if isinstance(s, list) else list(s) for s in sentences]
+        self.surface: list[str] = self.tokens if surface is None else list(surface)
+        self.tags: list[str] | None = None if tags is None else list(tags)
         self.features: dict = {}
 
     def feature(self, key, build: Callable[["AnalyzedText"], object]):
@@ -64,6 +66,9 @@ class Analyzer:
     The order of operations is the script's: length limits on raw sentences,
     tokenization, stopword removal (on the lowercased word), stemming.
     """
+
+    #: analysed texts kept at most; the cache is emptied when it is full
+    CACHE_LIMIT = 200_000
 
     def __init__(
         self,
@@ -127,6 +132,9 @@ class Analyzer:
         """
         tokenize = self._tokenize
         if not self.word_limit and not self.byte_limit:
+            if len(sentences) == 1:
+                toks, surf = self._finish(tokenize(sentences[0]))
+                return AnalyzedText(toks, [toks], surf)
             sent_raw = [tokenize(s) for s in sentences]
             sent_tokens = []
             flat: list[str] = []
@@ -147,10 +155,16 @@ class Analyzer:
         ]
         return AnalyzedText(flat, sent_tokens, surface)
 
-    def analyze(self, text: str | Sequence[str]) -> AnalyzedText:
-        """Analyse ``text`` (sentences separated by newlines, or a list of them)."""
-        cache = self._cache
-        if cache is not None and isinstance(text, str):
+    def analyze(self, text: str | Sequence[str], cache: bool = True) -> AnalyzedText:
+        """Analyse ``text`` (sentences separated by newlines, or a list of them).
+
+        With ``cache`` (the default) the result is kept, so a text seen again,
+        such as a reference shared by many systems, is not analysed twice.
+        """
+        if cache and self._cache is not None and isinstance(text, str):
+            cache = self._cache
+            if len(cache) >= self.CACHE_LIMIT:
+                cache.clear()
             hit = cache.get(text)
             if hit is not None:
                 return hit

@@ -21,18 +21,29 @@ from functools import lru_cache
 _ASCII_WORD = re.compile(r"[a-z0-9]+")
 
 
+def _byte_table() -> bytes:
+    """Byte map: A-Z to a-z, a-z and 0-9 kept, every other byte a space."""
+    table = bytearray(b" " * 256)
+    for c in b"abcdefghijklmnopqrstuvwxyz0123456789":
+        table[c] = c
+    for c in b"ABCDEFGHIJKLMNOPQRSTUVWXYZ":
+        table[c] = c + 32
+    return bytes(table)
+
+
+_ROUGE155_TABLE = _byte_table()
+
+
 def rouge155_tokens(text: str) -> list[str]:
     """Tokens of ``text`` as ROUGE-1.5.5.pl keeps them (``-`` tokens dropped).
 
-    ``text`` may hold any characters; only ASCII letters and digits survive,
-    so lowercasing ASCII first and scanning for ``[a-z0-9]+`` gives the
-    script's tokens.  (Python's ``str.lower`` would map a few non-ASCII
-    characters, such as the Kelvin sign, to ASCII letters; encoding to ASCII
-    with replacement first keeps the script's byte semantics.)
+    Only ASCII letters and digits survive, so one byte-translation pass
+    (lowercase A-Z, everything outside ``[a-z0-9]`` to a space) and a split
+    give the script's tokens.  Non-ASCII characters are first replaced by
+    ``?`` (a separator): Python's ``str.lower`` would otherwise map a few of
+    them, such as the Kelvin sign, onto ASCII letters.
     """
-    if text.isascii():
-        return _ASCII_WORD.findall(text.lower())
-    return _ASCII_WORD.findall(text.encode("ascii", "replace").decode("ascii").lower())
+    return text.encode("ascii", "replace").translate(_ROUGE155_TABLE).decode("ascii").split()
 
 
 @lru_cache(maxsize=1)

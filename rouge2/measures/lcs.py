@@ -33,11 +33,11 @@ def lcs_length(masks: dict, m: int, peer) -> int:
     """Length of the LCS of a reference sentence (given by its masks) and ``peer``."""
     full = (1 << m) - 1
     v = full
-    get = masks.get
-    for tok in peer:
-        u = v & get(tok, 0)
-        if u:
-            v = ((v + u) | (v - u)) & full
+    for match in map(masks.get, peer):
+        if match:
+            u = v & match
+            if u:
+                v = ((v + u) | (v - u)) & full
     return m - v.bit_count()
 
 
@@ -100,8 +100,8 @@ class LCS(Measure):
         if (
             len(ref_sents) == 1
             and len(cand_sents) == 1
-            and ref_sents[0] == ref.tokens
-            and cand_sents[0] == cand.tokens
+            and (ref_sents[0] is ref.tokens or ref_sents[0] == ref.tokens)
+            and (cand_sents[0] is cand.tokens or cand_sents[0] == cand.tokens)
         ):
             # One sentence each: every LCS token has an unused copy on both
             # sides, so the clipping cannot bind and the length is the hit count.

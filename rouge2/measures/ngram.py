@@ -3,6 +3,11 @@
 As in ROUGE-1.5.5, n-grams run across sentence boundaries (the script joins
 a summary's lines before counting), and each reference n-gram is matched at
 most as often as it occurs in the candidate.
+
+For speed, tokens are interned to integers once per text and an n-gram is
+packed into one integer (``id1 << 32 | id2 ...``), which hashes and compares
+much faster than a tuple of strings.  The packing is exact: two n-grams get
+the same integer only when their tokens are the same.
 """
 
 from __future__ import annotations
@@ -11,13 +16,35 @@ from collections import Counter
 
 from rouge2.measures.base import Measure, PairStats, perl_round5
 
+_VOCAB: dict[str, int] = {}
 
-def ngram_counts(tokens, n: int) -> Counter:
+
+def token_ids(text) -> list[int]:
+    """The text's tokens as process-wide integer ids (computed once per text)."""
+    ids = text.features.get("ids")
+    if ids is None:
+        vocab = _VOCAB
+        ids = list(map(vocab.get, text.tokens))
+        if None in ids:  # words never seen before get the next free ids
+            for pos, (tok, i) in enumerate(zip(text.tokens, ids)):
+                if i is None:
+                    i = vocab.get(tok)
+                    if i is None:
+                        i = vocab[tok] = len(vocab)
+                    ids[pos] = i
+        text.features["ids"] = ids
+    return ids
+
+
+def ngram_counts(ids: list[int], n: int) -> Counter:
     if n == 1:
-        return Counter(tokens)
+        return Counter(ids)
     if n == 2:
-        return Counter(zip(tokens, tokens[1:]))
-    return Counter(zip(*(tokens[i:] for i in range(n))))
+        return Counter([(a << 32) | b for a, b in zip(ids, ids[1:])])
+    keys = ids[: len(ids) - n + 1]
+    for k in range(1, n):
+        keys = [(key << 32) | b for key, b in zip(keys, ids[k:])]
+    return Counter(keys)
 
 
 def clipped_hits(cand: Counter, ref: Counter) -> int:
@@ -39,13 +66,15 @@ class NGram(Measure):
             raise ValueError("n must be at least 1")
         self.n = n
         self.name = f"rouge-{n}"
-        self._key = ("ngram", n)
+        self._key = ("ngram-ids", n)
 
     def _features(self, text):
-        n = self.n
-        return text.feature(
-            self._key, lambda t: (ngram_counts(t.tokens, n), max(0, len(t.tokens) - n + 1))
-        )
+        feats = text.features
+        value = feats.get(self._key)
+        if value is None:
+            ids = token_ids(text)
+            value = feats[self._key] = (ngram_counts(ids, self.n), max(0, len(ids) - self.n + 1))
+        return value
 
     def stats(self, cand, ref) -> PairStats:
         c_counts, c_total = self._features(cand)
