@@ -1,0 +1,131 @@
+"""Bootstrap confidence intervals and corpus averages.
+
+:func:`script_averages` reproduces ROUGE-1.5.5's ``computeAverages`` /
+``bootstrapResampling`` exactly (same random numbers, same summation order,
+same interpolation of the interval bounds), so its ``Average_R/P/F`` lines
+can be printed byte for byte.  The arithmetic is plain IEEE double like
+Perl's, done in the same order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Mapping, Sequence
+
+from rouge2.drand48 import PerlRandom
+from rouge2.errors import UserError
+
+
+def fmt5(x: float) -> str:
+    """``sprintf("%7.5f", x)``."""
+    return "%7.5f" % x
+
+
+def perl_int(x: float) -> int:
+    """Perl's ``int()``: truncation toward zero."""
+    return int(x)
+
+
+def perl_index(seq: Sequence[float], i: int) -> float:
+    """``$array[$i]`` in numeric context: negative counts from the end,
+    out of range is ``undef``, i.e. 0."""
+    n = len(seq)
+    if i < 0:
+        i += n
+    if 0 <= i < n:
+        return seq[i]
+    return 0.0
+
+
+def perl_loop_count(limit: float) -> int:
+    """How many times ``for($i=0;$i<$limit;$i++)`` runs."""
+    if limit <= 0:
+        return 0
+    k = int(limit)
+    return k + 1 if k < limit else k
+
+
+@lru_cache(maxsize=64)
+def resample_indices(resample: int, n: int) -> tuple[int, ...]:
+    """The instance indices the script draws for resample number ``resample``
+    over ``n`` instances: ``srand(resample)`` then ``int(rand(n))`` n times."""
+    r = PerlRandom(resample)
+    return tuple(int(r.rand(n)) for _ in range(n))
+
+
+@dataclass(frozen=True)
+class Averages:
+    """What ``printResults`` prints for one measure of one system."""
+
+    avg: tuple[str, str, str]        # Average_R, _P, _F (already "%7.5f")
+    ci_low: tuple[str, str, str]
+    ci_high: tuple[str, str, str]
+    counts: tuple[float, float, float]  # model, peer, hit totals (-t 1/2); sums otherwise
+
+
+def _fmeasure_t1(r: float, p: float, alpha: float) -> float:
+    d = (1 - alpha) * p + alpha * r
+    return (r * p) / d if d > 0 else 0
+
+
+def script_averages(
+    scores: Mapping[str, Sequence[float]],
+    resamples: float = 1000,
+    confidence: float = 95,
+    mode: int = 0,
+    alpha: float = 0.5,
+) -> Averages:
+    """ROUGE-1.5.5's averages and bootstrap intervals.
+
+    ``scores`` maps each test id ("evalID.peerID") to three numbers: under
+    ``mode`` 0 the per-evaluation R, P, F (the rounded values), under modes
+    1 and 2 the model unit count, peer unit count and hit count.
+    ``resamples`` is ``-r``, ``confidence`` is ``-c`` (both numbers, maybe
+    fractional, as the script allows).  Mode 2 returns only the counts.
+    """
+    instances = sorted(scores)
+    cols = [[float(scores[i][k]) for i in instances] for k in range(3)]
+    totals = tuple(sum(c) for c in cols)  # sequential, in instance order
+    n = len(instances)
+    if mode == 2:
+        z = ("", "", "")
+        return Averages(z, z, z, totals)
+
+    count = perl_loop_count(resamples)
+    if count == 0:
+        raise UserError("the number of bootstrap resamples (-r) must be at least 1")
+    samples: list[list[float]] = [[], [], []]
+    for i in range(count):
+        if n == 0:
+            s = [0.0, 0.0, 0.0]
+        else:
+            idx = resample_indices(i, n)
+            s = [sum([c[j] for j in idx]) for c in cols]
+            if mode == 0:
+                s = [x / n for x in s]
+            else:
+                m, p, h = s
+                r = h / m if m > 0 else 0
+                pr = h / p if p > 0 else 0
+                s = [r, pr, _fmeasure_t1(r, pr, alpha)]
+        for k in range(3):
+            samples[k].append(s[k])
+
+    ranked = [sorted(x) for x in samples]
+    avg = tuple(fmt5(sum(r) / len(r)) for r in ranked)
+
+    delta = resamples * ((100 - confidence) / 2.0) / 100.0
+    ci_ua = perl_int(resamples - delta - 1)
+    ci_ub = ci_ua + 1
+    ci_la = perl_int(delta)
+    ci_lb = ci_la + 1
+    ci_r = resamples - delta - 1 - ci_ua
+
+    def interp(arr, a, b):
+        lo = perl_index(arr, a)
+        return fmt5(lo + (perl_index(arr, b) - lo) * ci_r)
+
+    low = tuple(interp(r, ci_la, ci_lb) for r in ranked)
+    high = tuple(interp(r, ci_ua, ci_ub) for r in ranked)
+    return Averages(avg, low, high, totals)  # type: ignore[arg-type]
