@@ -1,0 +1,93 @@
+"""``rouge2 rouge155 [options] SETTINGS.xml [SYSTEM-ID]``: the drop-in command.
+
+Prints the ROUGE-1.5.5 report on stdout and the script's warnings on
+stderr.  User mistakes end with one line ``rouge2 rouge155: error: ...``
+and exit status 2.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import BinaryIO, TextIO
+
+from rouge2.errors import UserError
+from rouge2.rouge155.engine import Engine
+from rouge2.rouge155.options import USAGE, parse_args
+from rouge2.rouge155.report import encode_line
+from rouge2.rouge155.settings import read_file_list, read_settings
+
+PROG = "rouge2 rouge155"
+
+
+def run(argv: list[str], out: BinaryIO, err: TextIO) -> int:
+    """Run the command, writing report bytes to ``out`` and messages to ``err``."""
+
+    def warn(msg: str) -> None:
+        err.write(msg + "\n")
+
+    try:
+        options = parse_args(list(argv))
+        if options.help:
+            out.write(USAGE.encode())
+            return 0
+        if options.file_list_format is not None:
+            settings = read_file_list(options.config, options.file_list_format, options.system_id)
+        else:
+            settings = read_settings(options.config)
+
+        def emit(line: str) -> None:
+            out.write(encode_line(line) + b"\n")
+
+        Engine(options, settings, emit, warn).run()
+    except BrokenPipeError:
+        # the reader went away (e.g. "| head"); stop quietly like the script
+        _silence_stdout()
+        return 1
+    except UserError as exc:
+        try:
+            out.flush()
+        except Exception:  # pragma: no cover
+            pass
+        err.write(f"{PROG}: error: {exc}\n")
+        return 2
+    finally:
+        try:
+            out.flush()
+        except BrokenPipeError:
+            _silence_stdout()
+        except Exception:  # pragma: no cover
+            pass
+    return 0
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe, point stdout at /dev/null so the interpreter's
+    final flush does not print a traceback."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # pragma: no cover
+        pass
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: ``main(sys.argv[1:])`` style; returns the exit status."""
+    if argv is None:
+        argv = sys.argv[1:]
+    sys.stdout.flush()
+    out = getattr(sys.stdout, "buffer", None)
+    if out is None:  # a text-only stream (e.g. some test harnesses)
+        class _TextOut:
+            def write(self, data: bytes) -> None:
+                sys.stdout.write(data.decode("latin-1"))
+
+            def flush(self) -> None:
+                sys.stdout.flush()
+
+        out = _TextOut()
+    return run(argv, out, sys.stderr)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

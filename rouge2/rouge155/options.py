@@ -1,0 +1,219 @@
+"""ROUGE-1.5.5-compatible command-line options.
+
+Parsing follows Perl's ``Getopt::Std::getopts`` as the script calls it:
+single-letter options, bundling (``-ad``), an option's value either glued
+(``-n4``) or in the next argument (``-n 4``, also ``-2 -1``), option
+processing stops at the first non-option argument or ``--``.  Values keep
+their text (the report prints ``-c``, ``-w`` and ``-2`` as given) and are
+read as numbers the way Perl does (``perl_num``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+from rouge2.errors import UserError
+
+# letters taking a value / plain flags, as the script declares them
+VALUE_OPTS = set("bcefln" "prtwz" "2")
+FLAG_OPTS = set("adhHmsuUx")
+UNSUPPORTED = {
+    "M": "-M (stem models only) is not supported",
+    "3": "-3 (Basic Element scoring) is not supported",
+    "v": "-v (debug output) is not supported",
+}
+
+_NUM_RE = re.compile(r"[ \t\n\r\f\v]*([+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?))")
+_SPECIAL_RE = re.compile(r"[ \t\n\r\f\v]*([+-]?)(inf(?:inity)?|nan)", re.IGNORECASE)
+
+
+def perl_num(text: str | None) -> float:
+    """The number Perl reads from a string (leading numeric prefix, else 0)."""
+    if text is None:
+        return 0.0
+    m = _NUM_RE.match(text)
+    if m:
+        return float(m.group(1))
+    m = _SPECIAL_RE.match(text)
+    if m:
+        v = float(m.group(2))
+        return -v if m.group(1) == "-" else v
+    return 0.0
+
+
+USAGE = """\
+usage: rouge2 rouge155 [options] SETTINGS.xml [SYSTEM-ID]
+
+Reproduces the ROUGE-1.5.5 report for an XML settings file.
+
+  -a         evaluate all systems in the settings file
+  -b N       use only the first N bytes of every summary
+  -c CF      confidence interval in percent (default 95)
+  -d         print per-evaluation scores
+  -e DIR     ROUGE data directory (accepted; bundled data is used)
+  -f A|B     combine references by model average (A) or best model (B)
+  -h, -H     print this help
+  -l N       use only the first N words of every summary
+  -m         stem with the ROUGE-1.5.5 Porter stemmer
+  -n N       compute ROUGE-1 .. ROUGE-N
+  -p ALPHA   F-measure weight (0 <= ALPHA <= 1, default 0.5)
+  -r N       bootstrap resamples (default 1000)
+  -s         remove stopwords
+  -t 0|1|2   average per evaluation (0), per token (1), raw counts (2)
+  -u         skip-bigrams with unigrams (ROUGE-SU); needs -2
+  -U         both ROUGE-S and ROUGE-SU; needs -2
+  -w W       compute ROUGE-W with weight W (> 0)
+  -x         do not compute ROUGE-L
+  -z FMT     SETTINGS is a file list (peer model1 ... per line) in FMT (SPL|SEE|ISI)
+  -2 N       compute skip-bigrams with maximum gap N (negative: no limit)
+"""
+
+
+@dataclass
+class Options:
+    """The parsed command line, with the script's derived settings."""
+
+    raw: dict = field(default_factory=dict)   # letter -> text value or True
+    config: str = ""
+    system_id: str | None = None
+    all_systems: bool = False
+    file_list_format: str | None = None        # -z
+    print_per_eval: bool = False               # -d
+    stem: bool = False
+    remove_stopwords: bool = False
+    word_limit: int = 0
+    byte_limit: int = 0
+    confidence_text: str = "95"
+    confidence: float = 95.0
+    resamples: float = 1000.0
+    ngram_max: int = 0                         # 0: no ROUGE-N
+    compute_lcs: bool = True
+    weight_text: str | None = None
+    weight: float | None = None
+    skip_text: str | None = None
+    skip_distance: float | None = None         # None: no skip-bigrams
+    su_only: bool = False                      # -u
+    s_and_su: bool = False                     # -U
+    score_mode: str = "A"
+    alpha: float = 0.5
+    average_mode: int = 0                      # -t
+    data_dir: str | None = None
+    help: bool = False
+    warnings: list = field(default_factory=list)
+
+
+def getopts(argv: list[str]) -> tuple[dict, list[str]]:
+    """Getopt::Std-style parse: returns ({letter: value-or-True}, rest)."""
+    opts: dict = {}
+    args = list(argv)
+    while args:
+        arg = args[0]
+        if arg == "--":
+            args.pop(0)
+            break
+        if len(arg) < 2 or arg[0] != "-":
+            break
+        first, rest = arg[1], arg[2:]
+        if first in UNSUPPORTED:
+            raise UserError(UNSUPPORTED[first])
+        if first in VALUE_OPTS:
+            args.pop(0)
+            if rest == "":
+                if not args:
+                    raise UserError(f"option -{first} needs a value")
+                rest = args.pop(0)
+            opts[first] = rest
+        elif first in FLAG_OPTS:
+            opts[first] = True
+            if rest == "":
+                args.pop(0)
+            else:
+                args[0] = "-" + rest
+        else:
+            raise UserError(f"unknown option -{first} (use -h for help)")
+    return opts, args
+
+
+def _int_value(letter: str, text: str, what: str) -> int:
+    v = perl_num(text)
+    if math.isnan(v) or math.isinf(v) or v != int(v):
+        raise UserError(f"option -{letter} needs a whole number of {what}, got {text!r}")
+    return int(v)
+
+
+def parse_args(argv: list[str]) -> Options:
+    """Parse the command line like ROUGE-1.5.5.pl; UserError on mistakes."""
+    raw, args = getopts(argv)
+    o = Options(raw=raw)
+    if raw.get("h") or raw.get("H"):
+        o.help = True
+        return o
+    if not args:
+        raise UserError("give the ROUGE settings file (use -h for help)")
+    o.config = args[0]
+    o.file_list_format = raw.get("z")
+    o.all_systems = bool(raw.get("a")) and o.file_list_format is None
+    if len(args) >= 2:
+        o.system_id = args[1]
+    if o.file_list_format is not None:
+        if o.system_id is None:
+            o.system_id = "X"
+    elif not o.all_systems and o.system_id is None:
+        raise UserError("give a system ID to evaluate, or use -a to evaluate all systems")
+    o.data_dir = raw.get("e")
+    o.print_per_eval = bool(raw.get("d"))
+    o.stem = bool(raw.get("m"))
+    o.remove_stopwords = bool(raw.get("s"))
+    o.compute_lcs = not raw.get("x")
+
+    if "l" in raw and "b" in raw:
+        raise UserError("give a length limit in words (-l) or in bytes (-b), not both")
+    if "l" in raw:
+        o.word_limit = _int_value("l", raw["l"], "words")
+    elif "b" in raw:
+        o.byte_limit = _int_value("b", raw["b"], "bytes")
+
+    if "c" in raw:
+        o.confidence_text = raw["c"]
+        o.confidence = perl_num(raw["c"])
+        if o.confidence < 0 or o.confidence > 100:
+            raise UserError("the confidence interval (-c) must be between 0 and 100")
+
+    if "w" in raw:
+        w = perl_num(raw["w"])
+        if not w > 0:
+            raise UserError("the ROUGE-W weight factor (-w) must be greater than 0")
+        o.weight_text, o.weight = raw["w"], w
+
+    if "r" in raw:
+        o.resamples = perl_num(raw["r"])
+
+    if "n" in raw:
+        n = perl_num(raw["n"])
+        o.ngram_max = int(math.floor(n)) if n >= 1 and not math.isinf(n) else 0
+        if math.isinf(n):
+            raise UserError(f"option -n needs a number, got {raw['n']!r}")
+
+    if "2" in raw:
+        o.skip_text = raw["2"]
+        o.skip_distance = perl_num(raw["2"])
+        if math.isnan(o.skip_distance):
+            raise UserError(f"option -2 needs a number, got {raw['2']!r}")
+    o.su_only = bool(raw.get("u"))
+    o.s_and_su = bool(raw.get("U"))
+
+    if "f" in raw:
+        # the script treats anything but A and B as A
+        o.score_mode = "B" if raw["f"] == "B" else "A"
+
+    if "p" in raw:
+        o.alpha = perl_num(raw["p"])
+        if not (0 <= o.alpha <= 1):
+            raise UserError("the F-measure weight (-p) must be between 0 and 1")
+
+    if "t" in raw:
+        t = perl_num(raw["t"])
+        o.average_mode = int(t) if t in (1, 2) else 0
+    return o

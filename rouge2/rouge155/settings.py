@@ -1,0 +1,202 @@
+"""The ROUGE-1.5.5 settings file (XML) and the ``-z`` file list.
+
+The XML is walked the way the script's ``readEvals`` walks it: ``EVAL``
+elements anywhere in the document (element names case-insensitive), and
+inside them ``PEER-ROOT``, ``MODEL-ROOT``, ``INPUT-FORMAT TYPE=...``,
+``PEERS/P ID=...`` and ``MODELS/M ID=...`` at any depth.  Evaluations keep
+the order in which their IDs first appear; a repeated ``M`` ID is listed
+again (and then scored twice with the file given last), as in the script.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from xml.dom import Node, minidom
+from xml.parsers.expat import ExpatError
+
+from rouge2.errors import UserError
+
+KNOWN_FORMATS = re.compile(r"^(SEE|ISI|SPL|SIMPLE)$", re.IGNORECASE)
+# Perl's \s on character strings (Unicode whitespace), plus \n
+_TRIM_CHARS = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+
+
+def _trim(s: str) -> str:
+    return s.strip(_TRIM_CHARS)
+
+
+@dataclass
+class Evaluation:
+    """One ``EVAL``: its peers (ID -> file) and models (IDs in order, ID -> file)."""
+
+    id: str
+    peer_root: str | None = None
+    model_root: str | None = None
+    input_format: str | None = None
+    peers: dict = field(default_factory=dict)
+    model_ids: list = field(default_factory=list)
+    models: dict = field(default_factory=dict)
+
+
+@dataclass
+class Settings:
+    evaluations: list                      # Evaluation, in first-seen order
+    peer_ids: list                         # every peer ID, in first-seen order
+    base_dir: str                          # folder of the settings file
+    file_list: bool = False                # read with -z
+
+    def peer_path(self, ev: Evaluation, peer_id: str) -> str:
+        """The script's peer path string (before resolution)."""
+        name = ev.peers[peer_id]
+        if self.file_list:
+            return name
+        return f"{ev.peer_root or ''}/{name}"
+
+    def model_paths(self, ev: Evaluation) -> list:
+        out = []
+        for mid in ev.model_ids:
+            name = ev.models.get(mid, "")
+            if self.file_list:
+                out.append(name)
+            else:
+                out.append(f"{ev.model_root or ''}/{name}")
+        return out
+
+    def resolve(self, path: str) -> str | None:
+        """The file to open for ``path``: as given (relative to the current
+        directory, like the script), else relative to the settings file's
+        folder; None when neither exists."""
+        if os.path.exists(path):
+            return path
+        if not os.path.isabs(path):
+            alt = os.path.join(self.base_dir, path)
+            if os.path.exists(alt):
+                return alt
+        return None
+
+
+def _attr(node, name: str, what: str, path: str) -> str:
+    a = node.getAttributeNode(name)
+    if a is None:
+        raise UserError(f"{path}: <{node.nodeName}> has no {name} attribute ({what})")
+    return a.value
+
+
+def _text_of(node) -> str | None:
+    """The last text child, trimmed (the script keeps the last one it sees)."""
+    value = None
+    for child in node.childNodes:
+        if child.nodeType == Node.TEXT_NODE:
+            value = _trim(child.data)
+    return value
+
+
+def read_settings(path: str) -> Settings:
+    """Parse an XML settings file; UserError names the file on any problem."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        raise UserError(f"cannot read settings file {path}: {exc.strerror or exc}") from None
+    try:
+        doc = minidom.parseString(data)
+    except ExpatError as exc:
+        raise UserError(f"settings file {path} is not valid XML: {exc}") from None
+
+    evals: dict = {}
+    order: list = []
+    peer_ids: dict = {}
+
+    def need_eval(eval_id, tag):
+        if eval_id is None or eval_id not in evals:
+            raise UserError(f"{path}: <{tag}> outside an <EVAL> element")
+        return evals[eval_id]
+
+    def walk(node, eval_id):
+        if node.nodeType == Node.ELEMENT_NODE:
+            name = node.nodeName
+            upper = name.upper()
+            if upper == "EVAL":
+                eval_id = _attr(node, "ID", "the evaluation ID", path)
+                if eval_id not in evals:
+                    evals[eval_id] = Evaluation(eval_id)
+                    order.append(eval_id)
+                for child in node.childNodes:
+                    walk(child, eval_id)
+            elif upper == "INPUT-FORMAT":
+                fmt = _attr(node, "TYPE", "the input format", path)
+                if not KNOWN_FORMATS.match(fmt):
+                    raise UserError(f"{path}: unknown input type {fmt!r} (use SPL, SEE or ISI)")
+                need_eval(eval_id, name).input_format = fmt
+            elif upper == "PEER-ROOT":
+                text = _text_of(node)
+                if text is not None:
+                    need_eval(eval_id, name).peer_root = text
+            elif upper == "MODEL-ROOT":
+                text = _text_of(node)
+                if text is not None:
+                    need_eval(eval_id, name).model_root = text
+            elif upper == "PEERS":
+                for child in node.childNodes:
+                    if child.nodeType == Node.ELEMENT_NODE and child.nodeName.upper() == "P":
+                        pid = _attr(child, "ID", "the peer ID", path)
+                        peer_ids.setdefault(pid, None)
+                        ev = need_eval(eval_id, name)
+                        text = _text_of(child)
+                        if text is not None:
+                            ev.peers[pid] = text
+            elif upper == "MODELS":
+                for child in node.childNodes:
+                    if child.nodeType == Node.ELEMENT_NODE and child.nodeName.upper() == "M":
+                        mid = _attr(child, "ID", "the model ID", path)
+                        ev = need_eval(eval_id, name)
+                        ev.model_ids.append(mid)
+                        text = _text_of(child)
+                        if text is not None:
+                            ev.models[mid] = text
+            else:
+                for child in node.childNodes:
+                    walk(child, eval_id)
+        elif node.childNodes:
+            for child in node.childNodes:
+                walk(child, eval_id)
+
+    walk(doc, None)
+    return Settings(
+        [evals[e] for e in order],
+        list(peer_ids),
+        os.path.dirname(os.path.abspath(path)),
+    )
+
+
+def read_file_list(path: str, fmt: str, system_id: str) -> Settings:
+    """The ``-z`` file list: one evaluation per line, ``peer model1 model2 ...``;
+    lines starting with ``#`` and blank lines are skipped; IDs are 1, 2, ..."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        raise UserError(f"cannot read file list {path}: {exc.strerror or exc}") from None
+    evals = []
+    n = 1
+    ws = re.compile(rb"[ \t\n\r\f\x0b]+")
+    lines = data.split(b"\n")
+    for lineno, line in enumerate(lines, 1):
+        if line.startswith(b"#") or not line.strip(b" \t\n\r\f\x0b"):
+            continue
+        files = [f for f in ws.split(line.strip(b" \t\n\r\f\x0b")) if f]
+        if len(files) < 2:
+            raise UserError(
+                f"{path}, line {lineno}: a file-list line needs a peer file and at least one model file"
+            )
+        ev = Evaluation(str(n), input_format=fmt)
+        ev.peers[system_id] = os.fsdecode(files[0])
+        for k, f in enumerate(files[1:], 1):
+            mid = f"M.{k}"
+            ev.model_ids.append(mid)
+            ev.models[mid] = os.fsdecode(f)
+        evals.append(ev)
+        n += 1
+    return Settings(evals, [system_id], os.path.dirname(os.path.abspath(path)), file_list=True)
