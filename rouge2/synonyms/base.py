@@ -1,0 +1,99 @@
+"""The :class:`SynonymMatcher` interface and the part-of-speech argument.
+
+A matcher answers one question: may word ``a`` in one text count as word
+``b`` in the other?  The answer is
+
+* symmetric: ``matches(a, b, pos) == matches(b, a, pos)``;
+* reflexive: a word always matches itself;
+* not transitive: ``a ~ b`` and ``b ~ c`` do not make ``a ~ c``.
+
+Words are compared as lowercased surface forms.  The measure layer passes
+the *unstemmed* lowercased tokens (``AnalyzedText.surface``), never stems:
+synonym resources list words, and "docum" is in none of them.  Exact
+(identity) matches are decided on whatever the measure counts (stems, when
+stemming is on); the matcher is consulted only for synonym edges.
+
+``pos`` is the part of speech both words are taken in: a Penn Treebank tag
+(``NN``, ``VBD``, ``JJS``, ...), a coarse WordNet code (``n``, ``v``, ``a``;
+``s`` is read as ``a``, ``r`` as adverb) or ``None`` for "any part of
+speech".  A tag outside the noun, verb and adjective families (``DT``, ``IN``,
+``RB`` ...) still lets identical words match, and lets entries of user
+dictionaries (which carry no part of speech) match, but finds no WordNet
+synonyms.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+__all__ = ["SynonymMatcher", "coarse_pos", "ANY"]
+
+ANY = None  # pos value meaning "any part of speech"
+
+_COARSE_CODES = {"n": "n", "v": "v", "a": "a", "s": "a", "r": "r", "j": "a"}
+# Universal POS tags (spaCy's token.pos_), accepted for convenience.
+_UNIVERSAL = {"NOUN": "n", "PROPN": "n", "VERB": "v", "ADJ": "a", "ADV": "r"}
+
+
+def coarse_pos(pos: str | None) -> str | None:
+    """Coarse code for a ``pos`` argument.
+
+    Returns ``None`` for ``None`` (any part of speech), ``'n'``, ``'v'``,
+    ``'a'`` or ``'r'`` for nouns, verbs, adjectives and adverbs, and ``''``
+    for any other tag (a part of speech WordNet has no synonyms for).
+
+    >>> [coarse_pos(t) for t in (None, "NNS", "VBD", "JJ", "n", "s", "MD", "DT")]
+    [None, 'n', 'v', 'a', 'n', 'a', '', '']
+    """
+    if pos is None:
+        return None
+    low = pos.lower()
+    if low in _COARSE_CODES:
+        return _COARSE_CODES[low]
+    up = pos.upper()
+    if up in _UNIVERSAL:
+        return _UNIVERSAL[up]
+    if up.startswith("NN"):
+        return "n" if up in ("NN", "NNS", "NNP", "NNPS") else ""
+    if up in ("VB", "VBD", "VBG", "VBN", "VBP", "VBZ"):
+        return "v"
+    if up in ("JJ", "JJR", "JJS"):
+        return "a"
+    if up in ("RB", "RBR", "RBS"):
+        return "r"
+    return ""
+
+
+class SynonymMatcher(ABC):
+    """Decides whether two words may match as synonyms.
+
+    Subclasses implement :meth:`neighbors`; :meth:`matches` follows from it.
+    ``name`` and ``version`` go into the reproducibility signature
+    (:attr:`signature`), so two runs with the same signature used the same
+    synonym data.
+    """
+
+    name: str = "synonyms"
+    version: str = "0"
+
+    @abstractmethod
+    def neighbors(self, word: str, pos: str | None = None) -> frozenset[str]:
+        """Words related to lowercased ``word`` under ``pos`` (never ``word`` itself)."""
+
+    def matches(self, a: str, b: str, pos: str | None = None) -> bool:
+        """True when ``a`` and ``b`` are the same word or synonyms under ``pos``."""
+        if a == b:
+            return True
+        a = a.lower()
+        b = b.lower()
+        if a == b:
+            return True
+        return b in self.neighbors(a, pos)
+
+    @property
+    def signature(self) -> str:
+        """``name@version``, e.g. ``wordnet-3.0@r1``."""
+        return f"{self.name}@{self.version}"
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.signature}>"

@@ -1,0 +1,129 @@
+"""Combining synonym sources, and :func:`load_synonyms`.
+
+A :class:`UnionMatcher` relates two words when any of its members does: a
+domain dictionary *on top of* WordNet is ``load_synonyms(["wordnet",
+"domain.txt"])``; a dictionary *instead of* WordNet is
+``load_synonyms("domain.txt")``.  Union keeps the matcher contract: it is
+symmetric and reflexive because every member is.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Iterable, Sequence, Union
+
+from rouge2.errors import UserError
+from rouge2.synonyms.base import SynonymMatcher
+
+__all__ = ["UnionMatcher", "load_synonyms", "SynonymSpec"]
+
+#: What ``load_synonyms`` accepts (see its docstring).
+SynonymSpec = Union[bool, None, str, os.PathLike, SynonymMatcher, Sequence]
+
+_WORDNET_NAMES = ("wordnet", "wordnet-3.0", "wn", "wn30")
+
+
+class UnionMatcher(SynonymMatcher):
+    """Words match when any member matcher says they do."""
+
+    def __init__(self, matchers: Iterable[SynonymMatcher]):
+        flat: list[SynonymMatcher] = []
+        for m in matchers:
+            # Flatten nested unions and drop repeats, keeping first-seen order.
+            for member in (m.members if isinstance(m, UnionMatcher) else (m,)):
+                if all(member is not seen for seen in flat):
+                    flat.append(member)
+        if not flat:
+            raise ValueError("UnionMatcher needs at least one matcher")
+        self.members: tuple[SynonymMatcher, ...] = tuple(flat)
+        self.name = "+".join(m.name for m in flat)
+        self.version = "+".join(m.version for m in flat)
+
+    @property
+    def signature(self) -> str:
+        return "+".join(m.signature for m in self.members)
+
+    def neighbors(self, word: str, pos: str | None = None) -> frozenset[str]:
+        sets = [m.neighbors(word, pos) for m in self.members]
+        sets = [s for s in sets if s]
+        if not sets:
+            return frozenset()
+        if len(sets) == 1:
+            return sets[0]
+        return frozenset().union(*sets)
+
+    def matches(self, a: str, b: str, pos: str | None = None) -> bool:
+        if a == b:
+            return True
+        return any(m.matches(a, b, pos) for m in self.members)
+
+
+_wordnet_singleton: SynonymMatcher | None = None
+
+
+def _wordnet() -> SynonymMatcher:
+    global _wordnet_singleton
+    if _wordnet_singleton is None:
+        from rouge2.synonyms.wordnet import WordNetMatcher
+
+        _wordnet_singleton = WordNetMatcher()
+    return _wordnet_singleton
+
+
+def _one(item) -> SynonymMatcher:
+    if isinstance(item, SynonymMatcher):
+        return item
+    if item is True:
+        return _wordnet()
+    if isinstance(item, str) and item.strip().lower() in _WORDNET_NAMES:
+        return _wordnet()
+    if isinstance(item, (str, os.PathLike)):
+        from rouge2.synonyms.dictionary import DictionaryMatcher
+
+        if isinstance(item, str) and not item.strip():
+            raise UserError("empty synonym source; give 'wordnet' or a dictionary file path")
+        return DictionaryMatcher(item)
+    raise UserError(
+        f"unknown synonym source {item!r}; give true (WordNet), false, 'wordnet', "
+        "a dictionary file path, or a list of these"
+    )
+
+
+def load_synonyms(spec) -> SynonymMatcher | None:
+    """The matcher for a ``synonyms`` option, or ``None`` for no synonyms.
+
+    ``spec`` is one of
+
+    * ``False`` or ``None``: no synonyms (returns ``None``);
+    * ``True`` or ``"wordnet"``: the shipped WordNet 3.0 resource;
+    * a path (``str`` or ``os.PathLike``): that dictionary file *instead of*
+      WordNet (to use a file literally named ``wordnet``, write ``./wordnet``);
+    * a :class:`SynonymMatcher`: used as is;
+    * a list or tuple of the above, combined by union (``["wordnet",
+      "domain.txt"]`` puts a domain file on top of WordNet).  Items that are
+      themselves lists or tuples of words are inline synonym groups (as the
+      YAML config allows: ``[[screen, display], [cheap, inexpensive]]``); they
+      form one inline dictionary.  An empty list means no synonyms.
+    """
+    if spec is None or spec is False:
+        return None
+    if not isinstance(spec, (list, tuple)):
+        return _one(spec)
+    matchers: list[SynonymMatcher] = []
+    groups: list = []
+    for item in spec:
+        if item is None or item is False:
+            continue
+        if isinstance(item, (list, tuple)):
+            groups.append(item)
+        else:
+            matchers.append(_one(item))
+    if groups:
+        from rouge2.synonyms.dictionary import DictionaryMatcher
+
+        matchers.append(DictionaryMatcher.from_groups(groups))
+    if not matchers:
+        return None
+    if len(matchers) == 1:
+        return matchers[0]
+    return UnionMatcher(matchers)

@@ -1,0 +1,340 @@
+"""Clipped, order-independent matching of units with synonyms.
+
+Every measure with synonyms asks the same question: given the unit counts
+of a candidate and of a reference (tokens, n-grams, skip-bigrams) and a
+relation saying which units may stand for each other, how many units can be
+matched if each unit *occurrence* is used at most once?  That is a maximum
+bipartite b-matching, computed here exactly as a maximum flow over the
+distinct unit types::
+
+    source --count--> candidate type --(equal or related)--> reference type --count--> sink
+
+Because every occurrence is used at most once, the result never exceeds the
+candidate's total nor the reference's total, so precision and recall stay
+within [0, 1].  Without synonyms (only equality relates units) it is the
+usual clipped count ``sum(min(c[u], r[u]))``.  The result is the maximum
+matching size, which is unique, so it does not depend on the order in which
+units or edges are visited.
+
+Taking exact matches first is *not* optimal in general: with candidate
+``{a, b}``, reference ``{a, c}`` and synonyms a~c, b~a, exact-first matches
+a-a and then nothing (1), the maximum is a-c, b-a (2).  Exact matches are
+taken up front only where it is provably safe (a type whose candidate or
+reference side has no synonym edge: any maximum matching can be rearranged
+to match it exactly as often as possible); augmenting paths do the rest.
+
+Relations
+---------
+``related(u, v)`` may be any symmetric predicate; it is asked about pairs of
+distinct units only (equal units always match).  For speed, use
+:class:`PositionwiseRelation` (or :func:`relation_for`): it relates tokens,
+and n-gram tuples of equal length position by position (every position equal
+or related), and enumerates related pairs through neighbour lists instead of
+testing every pair.
+
+Stemming: synonym resources list words, not stems, so the measure layer
+counts units over the *unstemmed* lowercased word forms and passes the
+stemmer as ``key``: two tokens are then related when their stems are equal
+(what plain ROUGE counts as a match) or when the words are synonyms.  With
+only the ``key`` relation, the result equals the clipped count over stems.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from itertools import product
+from typing import Callable, Collection, Hashable, Iterable, Mapping, TypeVar
+
+__all__ = ["max_matching", "PositionwiseRelation", "relation_for"]
+
+U = TypeVar("U", bound=Hashable)
+
+
+def max_matching(
+    cand_counts: Mapping[U, int],
+    ref_counts: Mapping[U, int],
+    related: Callable[[U, U], bool] | None = None,
+) -> int:
+    """Maximum number of matched unit occurrences, each used at most once.
+
+    A candidate unit ``u`` may match a reference unit ``v`` when ``u == v`` or
+    ``related(u, v)``.  ``related=None`` means equality only.  If ``related``
+    has a ``pairs(cand_types, ref_types)`` method (as
+    :class:`PositionwiseRelation` does) it is used to list the related pairs
+    of distinct units; otherwise every pair is tested.
+    """
+    cand = {u: c for u, c in cand_counts.items() if c > 0}
+    ref = {v: r for v, r in ref_counts.items() if r > 0}
+    if not cand or not ref:
+        return 0
+    if related is None:
+        return _clipped(cand, ref)
+
+    pairs = getattr(related, "pairs", None)
+    if pairs is not None:
+        syn_edges = [(u, v) for u, v in pairs(cand, ref) if u != v]
+    else:
+        syn_edges = [(u, v) for u in cand for v in ref if u != v and related(u, v)]
+    if not syn_edges:
+        return _clipped(cand, ref)
+
+    has_syn_c = {u for u, _ in syn_edges}
+    has_syn_r = {v for _, v in syn_edges}
+    total = 0
+    # Safe exact matches: a side without synonym edges has only its exact
+    # partner, and any maximum matching can be rearranged to use that edge
+    # min(c, r) times.
+    for u, c in cand.items():
+        r = ref.get(u)
+        if r and (u not in has_syn_c or u not in has_syn_r):
+            m = c if c < r else r
+            total += m
+            cand[u] = c - m
+            ref[u] = r - m
+    cand = {u: c for u, c in cand.items() if c > 0}
+    ref = {v: r for v, r in ref.items() if r > 0}
+    if not cand or not ref:
+        return total
+    syn_edges = [(u, v) for u, v in syn_edges if u in cand and v in ref]
+    if not syn_edges:
+        return total + _clipped(cand, ref)
+    return total + _max_flow(cand, ref, syn_edges)
+
+
+def _clipped(cand: Mapping, ref: Mapping) -> int:
+    if len(cand) > len(ref):
+        cand, ref = ref, cand
+    hit = 0
+    get = ref.get
+    for u, c in cand.items():
+        r = get(u)
+        if r:
+            hit += c if c < r else r
+    return hit
+
+
+def _max_flow(cand: dict, ref: dict, syn_edges: list) -> int:
+    """Maximum b-matching on the bipartite type graph (exact + synonym edges)."""
+    c_ids = {u: i for i, u in enumerate(cand)}
+    r_ids = {v: j for j, v in enumerate(ref)}
+    rem_c = list(cand.values())  # unused candidate occurrences per type
+    rem_r = list(ref.values())  # unused reference occurrences per type
+    adj: list[list[int]] = [[] for _ in rem_c]
+    for u, i in c_ids.items():
+        j = r_ids.get(u)
+        if j is not None:
+            adj[i].append(j)  # exact edge first: greedy start prefers it
+    for u, v in syn_edges:
+        adj[c_ids[u]].append(r_ids[v])
+    # flow[j][i]: occurrences of candidate type i matched to reference type j.
+    flow: list[dict[int, int]] = [{} for _ in rem_r]
+
+    total = 0
+    # Greedy start; augmenting paths below correct any bad choice.
+    for i, nbrs in enumerate(adj):
+        for j in nbrs:
+            if not rem_c[i]:
+                break
+            m = min(rem_c[i], rem_r[j])
+            if m:
+                rem_c[i] -= m
+                rem_r[j] -= m
+                flow[j][i] = flow[j].get(i, 0) + m
+                total += m
+
+    # Augment (BFS, shortest paths) until no path from a free candidate
+    # occurrence to a free reference occurrence remains.  Forward edges have
+    # unbounded capacity; a backward step j -> i needs flow[j][i] > 0.
+    while True:
+        starts = [i for i, c in enumerate(rem_c) if c > 0]
+        if not starts:
+            break
+        par_c: dict[int, int] = {i: -1 for i in starts}
+        par_r: dict[int, int] = {}
+        queue = deque(starts)
+        end = -1
+        while queue and end < 0:
+            i = queue.popleft()
+            for j in adj[i]:
+                if j in par_r:
+                    continue
+                par_r[j] = i
+                if rem_r[j] > 0:
+                    end = j
+                    break
+                for i2, f in flow[j].items():
+                    if f > 0 and i2 not in par_c:
+                        par_c[i2] = j
+                        queue.append(i2)
+        if end < 0:
+            break
+        # Bottleneck along the path.
+        delta = rem_r[end]
+        j = end
+        while True:
+            i = par_r[j]
+            pj = par_c[i]
+            if pj < 0:
+                delta = min(delta, rem_c[i])
+                break
+            delta = min(delta, flow[pj][i])
+            j = pj
+        # Apply.
+        rem_r[end] -= delta
+        j = end
+        while True:
+            i = par_r[j]
+            flow[j][i] = flow[j].get(i, 0) + delta
+            pj = par_c[i]
+            if pj < 0:
+                rem_c[i] -= delta
+                break
+            flow[pj][i] -= delta
+            j = pj
+        total += delta
+    return total
+
+
+class PositionwiseRelation:
+    """Relation on tokens, and on equal-length token tuples position by position.
+
+    Two tokens ``a``, ``b`` are related when ``a == b``, ``key(a) == key(b)``
+    (``key`` is e.g. the stemmer; default: none) or ``token_related(a, b)``.
+    Two tuples are related when they have the same length and every position
+    is related.  ``neighbors(a)``, if given, must return every ``b`` with
+    ``token_related(a, b)`` (a set-like collection); it lets :meth:`pairs`
+    look related units up instead of testing all pairs.
+
+    ``token_related`` must be symmetric for the matching to be symmetric.
+    """
+
+    #: :meth:`pairs` enumerates combinations of related tokens up to this many
+    #: per candidate tuple, and scans the reference beyond it.
+    product_limit = 64
+
+    def __init__(
+        self,
+        token_related: Callable[[str, str], bool],
+        neighbors: Callable[[str], Collection[str]] | None = None,
+        key: Callable[[str], Hashable] | None = None,
+    ):
+        self.token_related = token_related
+        self.neighbors = neighbors
+        self.key = key
+        self._memo: dict[tuple[str, str], bool] = {}
+
+    # -- tokens ---------------------------------------------------------
+    def tok(self, a: str, b: str) -> bool:
+        if a == b:
+            return True
+        key = self.key
+        if key is not None and key(a) == key(b):
+            return True
+        memo = self._memo
+        k = (a, b)
+        hit = memo.get(k)
+        if hit is None:
+            if len(memo) > 1_000_000:
+                memo.clear()
+            hit = memo[k] = bool(self.token_related(a, b))
+        return hit
+
+    def __call__(self, u, v) -> bool:
+        if isinstance(u, tuple):
+            if not isinstance(v, tuple) or len(u) != len(v):
+                return False
+            tok = self.tok
+            return all(tok(a, b) for a, b in zip(u, v))
+        return self.tok(u, v)
+
+    def _related_in(self, a: str, pool: Collection[str], by_key: dict | None) -> Iterable[str]:
+        """Tokens of ``pool`` related to ``a`` (``a`` itself included if present)."""
+        nb = self.neighbors
+        if nb is None:
+            tok = self.tok
+            return [t for t in pool if tok(a, t)]
+        out = set()
+        if a in pool:
+            out.add(a)
+        if by_key is not None:
+            out.update(by_key.get(self.key(a), ()))
+        near = nb(a)
+        if near:
+            if len(near) <= len(pool):
+                out.update(t for t in near if t in pool)
+            else:
+                out.update(t for t in pool if t in near)
+        return out
+
+    def _by_key(self, pool: Iterable[str]) -> dict | None:
+        if self.key is None or self.neighbors is None:
+            return None
+        groups: dict = {}
+        for t in pool:
+            groups.setdefault(self.key(t), []).append(t)
+        return groups
+
+    def pairs(self, cand: Mapping, ref: Mapping) -> list:
+        """All ``(u, v)``, ``u`` in ``cand``, ``v`` in ``ref``, ``u != v``, related."""
+        if not cand or not ref:
+            return []
+        sample = next(iter(cand))
+        if not isinstance(sample, tuple):
+            ref_set = ref.keys() if isinstance(ref, dict) else set(ref)
+            by_key = self._by_key(ref_set)
+            return [(u, v) for u in cand for v in self._related_in(u, ref_set, by_key) if v != u]
+        # Tuples: the tokens of the reference related to each candidate token,
+        # then either every combination of those looked up in ``ref`` (few
+        # synonyms: the usual case) or a scan of the reference units that
+        # share a related first token.
+        pool: set = set()
+        by_first: dict[str, list] = {}
+        for v in ref:
+            if v:
+                pool.update(v)
+                by_first.setdefault(v[0], []).append(v)
+        by_key = self._by_key(pool)
+        near: dict[str, set] = {}
+
+        def related_tokens(a: str) -> set:
+            got = near.get(a)
+            if got is None:
+                got = near[a] = set(self._related_in(a, pool, by_key))
+            return got
+
+        out = []
+        for u in cand:
+            if not u:
+                continue
+            sets = [related_tokens(a) for a in u]
+            size = 1
+            for s in sets:
+                size *= len(s)
+            if not size:
+                continue
+            if size <= self.product_limit:
+                for combo in product(*sets):
+                    if combo != u and combo in ref:
+                        out.append((u, combo))
+                continue
+            n = len(u)
+            rest = sets[1:]
+            for h in sets[0]:
+                for v in by_first.get(h, ()):
+                    if v != u and len(v) == n and all(v[k + 1] in rest[k] for k in range(n - 1)):
+                        out.append((u, v))
+        return out
+
+
+def relation_for(matcher, pos: str | None = None, key: Callable[[str], Hashable] | None = None) -> PositionwiseRelation:
+    """A :class:`PositionwiseRelation` from a :class:`~rouge2.synonyms.SynonymMatcher`.
+
+    ``pos`` is passed to the matcher for every token pair (``None``: any part
+    of speech); ``key`` is the stemmer when stemming is on (see the module
+    docs: units are then unstemmed lowercased words).
+    """
+    return PositionwiseRelation(
+        lambda a, b: matcher.matches(a, b, pos),
+        neighbors=lambda a: matcher.neighbors(a, pos),
+        key=key,
+    )

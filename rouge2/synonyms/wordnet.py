@@ -1,0 +1,144 @@
+"""WordNet 3.0 synonyms, from the prebuilt resource shipped with rouge2.
+
+The resource ``resources/wordnet/synonyms-wn30.tsv.gz`` is built by
+``resources/build_wordnet_synonyms.py``; ``resources/wordnet/README.md``
+states the selection rule (Ganesan 2018, section 2.1: nouns - synsets,
+hypernyms, hyponyms; verbs - synsets, hypernyms, troponyms; both limited to
+words with a tag count greater than 3; adjectives - synsets and similar-to
+satellites) and the resulting counts.
+
+The file is read once per process, on the first question asked, and shared
+by every :class:`WordNetMatcher`.  Loading makes the relation symmetric: for
+every line ``a<TAB>pos<TAB>... b ...`` both ``b`` is added to ``a``'s
+neighbours and ``a`` to ``b``'s (the shipped file is already symmetric; this
+keeps the guarantee for any file given with ``path=``).
+"""
+
+from __future__ import annotations
+
+import gzip
+import threading
+from pathlib import Path
+
+from rouge2.errors import UserError
+from rouge2.synonyms.base import SynonymMatcher, coarse_pos
+
+__all__ = ["WordNetMatcher", "RESOURCE", "RULE_ID"]
+
+RESOURCE = ("wordnet", "synonyms-wn30.tsv.gz")
+RULE_ID = "r1"
+_POS = ("n", "v", "a")
+_EMPTY: frozenset[str] = frozenset()
+
+_lock = threading.Lock()
+_cache: dict[str, dict[str, dict[str, frozenset[str]]]] = {}
+
+
+def parse_resource(data: bytes, origin: str) -> dict[str, dict[str, frozenset[str]]]:
+    """``pos -> word -> neighbours`` from the (decompressed) resource text, symmetrised."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UserError(f"{origin}: not UTF-8 ({exc.reason} at byte {exc.start}); rebuild it") from exc
+    table: dict[str, dict[str, set[str]]] = {p: {} for p in _POS}
+    for lineno, line in enumerate(text.split("\n"), 1):
+        if not line or line.startswith("#"):
+            continue
+        parts = line.split("\t")
+        if len(parts) != 3 or parts[1] not in table:
+            raise UserError(
+                f"{origin}:{lineno}: expected 'word<TAB>n|v|a<TAB>synonyms'; rebuild the resource "
+                "with resources/build_wordnet_synonyms.py"
+            )
+        word, pos, syns = parts
+        word = word.lower()
+        rel = table[pos]
+        mine = rel.setdefault(word, set())
+        for syn in syns.split():
+            syn = syn.lower()
+            if syn == word:
+                continue
+            mine.add(syn)
+            rel.setdefault(syn, set()).add(word)  # symmetric closure
+    return {p: {w: frozenset(s) for w, s in rel.items() if s} for p, rel in table.items()}
+
+
+def _load(path: str | None) -> dict[str, dict[str, frozenset[str]]]:
+    key = path or ""
+    table = _cache.get(key)
+    if table is not None:
+        return table
+    with _lock:
+        table = _cache.get(key)
+        if table is None:
+            if path is None:
+                from rouge2.analysis.stem import read_resource
+
+                raw = read_resource(*RESOURCE)
+                origin = "/".join(RESOURCE)
+            else:
+                try:
+                    raw = Path(path).read_bytes()
+                except OSError as exc:
+                    raise UserError(f"cannot read WordNet synonym resource {path}: {exc.strerror}") from exc
+                origin = str(path)
+            try:
+                data = gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
+            except (OSError, EOFError) as exc:
+                raise UserError(f"{origin}: damaged gzip data ({exc}); reinstall rouge2") from exc
+            table = parse_resource(data, origin)
+            _cache[key] = table
+    return table
+
+
+class WordNetMatcher(SynonymMatcher):
+    """Synonyms from WordNet 3.0 (nouns, verbs, adjectives).
+
+    ``matches(a, b, pos)`` is true when ``a == b`` or the two words are
+    related under ``pos`` (a Penn tag or ``n``/``v``/``a``); with
+    ``pos=None`` a relation under any part of speech counts.  Adverbs and
+    other tags have no WordNet synonyms here.
+
+    ``path`` replaces the shipped resource with another file in the same
+    format (plain or gzip); it is meant for tests and experiments.
+    """
+
+    def __init__(self, path: str | Path | None = None):
+        self._path = None if path is None else str(path)
+        self.name = "wordnet-3.0" if path is None else f"wordnet-file:{Path(path).name}"
+        self.version = RULE_ID
+
+    @property
+    def table(self) -> dict[str, dict[str, frozenset[str]]]:
+        """``pos -> word -> neighbours`` (loaded on first use)."""
+        return _load(self._path)
+
+    def neighbors(self, word: str, pos: str | None = None) -> frozenset[str]:
+        table = _load(self._path)
+        word = word.lower()
+        cpos = coarse_pos(pos)
+        if cpos is None:
+            found = [table[p][word] for p in _POS if word in table[p]]
+            if not found:
+                return _EMPTY
+            if len(found) == 1:
+                return found[0]
+            return frozenset().union(*found)
+        rel = table.get(cpos)
+        if rel is None:
+            return _EMPTY
+        return rel.get(word, _EMPTY)
+
+    def matches(self, a: str, b: str, pos: str | None = None) -> bool:
+        if a == b:
+            return True
+        a = a.lower()
+        b = b.lower()
+        if a == b:
+            return True
+        table = _load(self._path)
+        cpos = coarse_pos(pos)
+        if cpos is None:
+            return any(b in table[p].get(a, _EMPTY) for p in _POS)
+        rel = table.get(cpos)
+        return rel is not None and b in rel.get(a, _EMPTY)
