@@ -85,18 +85,34 @@ class Scorer:
         )
         self.mode = normalize_mode(options.get("multi_reference", "pooled"))
         self.alpha = resolve_alpha(options.get("alpha"), options.get("beta"))
-        measure_options = {}
-        for key in ("synonyms", "tagger"):
-            if options.get(key) not in (None, False):
-                measure_options[key] = options[key]
-        self.measures = {}
-        for name in measures:
-            m = parse_measure(name, **measure_options) if measure_options else parse_measure(name)
-            self.measures[str(name)] = m
-        for m in self.measures.values():
-            prepare = getattr(m, "prepare", None)
-            if prepare is not None:
-                prepare(self.analyzer)
+        self.measures = {str(name): parse_measure(name) for name in measures}
+        self.synonyms = None
+        spec = options.get("synonyms", False)
+        if spec not in (None, False):
+            from rouge2.synonyms import load_synonyms
+            from rouge2.synonyms.matching import relation_for
+
+            self.synonyms = load_synonyms(spec)
+            if self.synonyms is not None:
+                key = self.analyzer.stem_token if self.analyzer.stems else None
+                relation = relation_for(self.synonyms, None, key=key)
+                for m in self.measures.values():
+                    m.use_synonyms(relation)
+        self.tagger = None
+        if any(m.needs_tagger for m in self.measures.values()):
+            from rouge2.pos.tagger import load_tagger
+
+            self.tagger = load_tagger(options.get("tagger"))
+            for m in self.measures.values():
+                if m.needs_tagger:
+                    m.prepare(self.analyzer, self.tagger)
+
+    def prefetch(self, texts) -> None:
+        """Tag many texts in batches up front (each distinct text once)."""
+        if self.tagger is not None:
+            distinct = list(dict.fromkeys(t for t in texts if isinstance(t, str)))
+            for i in range(0, len(distinct), 512):
+                self.tagger.tag_many(distinct[i : i + 512])
 
     def analyze(self, text):
         return self.analyzer.analyze(text)
@@ -150,6 +166,11 @@ def score(candidate: str, references, measures: Sequence[str] = DEFAULT_MEASURES
 def score_corpus(pairs: Iterable, measures: Sequence[str] = DEFAULT_MEASURES, **options):
     """Score many ``(candidate, references)`` pairs; one dict per pair, in order."""
     scorer = Scorer(measures, **options)
+    if scorer.tagger is not None:
+        pairs = list(pairs)
+        scorer.prefetch(
+            [c for c, _ in pairs] + [x for _, r in pairs for x in ([r] if isinstance(r, str) else r)]
+        )
     return [scorer.score(c, r) for c, r in pairs]
 
 

@@ -24,7 +24,7 @@ class AnalyzedText:
     holds a part-of-speech tag per token when a tagger was used.
     """
 
-    __slots__ = ("tokens", "sentences", "surface", "tags", "features")
+    __slots__ = ("tokens", "sentences", "surface", "tags", "features", "source")
 
     def __init__(self, tokens, sentences, surface=None, tags=None):
         # Lists, shared where possible (a one-sentence text's only sentence
@@ -34,6 +34,7 @@ class AnalyzedText:
         self.surface: list[str] = self.tokens if surface is None else list(surface)
         self.tags: list[str] | None = None if tags is None else list(tags)
         self.features: dict = {}
+        self.source: str | None = None  # the raw text, for taggers
 
     def feature(self, key, build: Callable[["AnalyzedText"], object]):
         """Per-measure data computed once per text and kept for reuse."""
@@ -169,9 +170,42 @@ class Analyzer:
             if hit is not None:
                 return hit
             result = self.analyze_sentences(split_sentences(text))
+            result.source = text
             cache[text] = result
             return result
-        return self.analyze_sentences(split_sentences(text))
+        result = self.analyze_sentences(split_sentences(text))
+        result.source = text if isinstance(text, str) else "\n".join(text)
+        return result
+
+    def stem_token(self, token: str) -> str:
+        """The stem this analyzer gives ``token`` (the token itself without stemming)."""
+        if self._stemmer is None or len(token) < self._stem_min:
+            return token
+        s = self._stem_memo.get(token)
+        if s is None:
+            s = self._stem_memo[token] = self._stemmer(token)
+        return s
+
+    @property
+    def stems(self) -> bool:
+        return self._stemmer is not None
+
+    def analyze_tagged(self, text: "AnalyzedText", tagger) -> list[tuple[str, str, str]]:
+        """(stem, word, tag) for each kept token of ``text``, tagged on its raw form.
+
+        The tagger sees the original text (case and punctuation intact); each
+        tagged word is then tokenized like every other text, and stopword
+        removal and stemming follow, the same way on both sides.
+        """
+        out = []
+        stop = self._stopwords
+        tokenize = self._tokenize
+        for word, tag in tagger.tag(text.source or " ".join(text.surface)):
+            for tok in tokenize(word):
+                if tok in stop:
+                    continue
+                out.append((self.stem_token(tok), tok, tag))
+        return out
 
     def clear_cache(self) -> None:
         if self._cache is not None:

@@ -49,6 +49,14 @@ class Measure:
     name: str = ""
     #: which part of AnalyzedText the measure reads: "tokens" or "sentences"
     uses_sentences = False
+    #: synonym relation (rouge2.synonyms.matching.PositionwiseRelation) or None
+    relation = None
+    #: a tagger is needed (topic measures)
+    needs_tagger = False
+
+    def use_synonyms(self, relation) -> None:
+        """Let units match through ``relation`` as well as by equality."""
+        self.relation = relation
 
     def stats(self, cand, ref) -> PairStats:
         raise NotImplementedError

@@ -95,6 +95,8 @@ class LCS(Measure):
         cand_total = len(cand.tokens)
         if not base or not cand_total:
             return PairStats(0, base, cand_total)
+        if self.relation is not None:
+            return PairStats(self._synonym_hits(cand, ref), base, cand_total)
         cand_sents = cand.sentences
         ref_masks = _sentence_masks(ref)
         if (
@@ -131,7 +133,56 @@ class LCS(Measure):
         return PairStats(hit, base, cand_total)
 
 
-def _wlcs_marks(model, peer, weight: float, hit_mask: list) -> None:
+    def _synonym_hits(self, cand, ref) -> int:
+        """Union LCS where related words also match, then a maximum clipped matching.
+
+        The LCS table uses "equal or related" in place of equality; the marked
+        reference words are then matched to the candidate's words, each
+        occurrence used once, maximizing the number of matches (without
+        synonyms this is exactly the script's clipping).
+        """
+        from rouge2.synonyms.matching import max_matching
+
+        rel = self.relation
+        marked: Counter = Counter()
+        cand_sents = sentence_surfaces(cand)
+        for sent in sentence_surfaces(ref):
+            m = len(sent)
+            if not m:
+                continue
+            masks = position_masks(sent)
+            union = 0
+            for peer in cand_sents:
+                if not peer:
+                    continue
+                related = {}
+                for tok in set(peer):
+                    mk = 0
+                    for rt, msk in masks.items():
+                        if rel.tok(tok, rt):
+                            mk |= msk
+                    related[tok] = mk
+                union |= lcs_marks(related, m, peer)
+            while union:
+                low = union & -union
+                marked[sent[low.bit_length() - 1]] += 1
+                union ^= low
+        return max_matching(Counter(cand.surface), marked, rel)
+
+
+def sentence_surfaces(text):
+    """Per-sentence unstemmed words (the sentences when limits make them differ)."""
+    lengths = [len(s) for s in text.sentences]
+    if sum(lengths) != len(text.surface):
+        return text.sentences
+    out, start = [], 0
+    for n in lengths:
+        out.append(text.surface[start : start + n])
+        start += n
+    return out
+
+
+def _wlcs_marks(model, peer, weight: float, hit_mask: list, same=None) -> None:
     """The script's weighted-LCS table and traceback for one sentence pair."""
     m = len(model)
     n = len(peer)
@@ -144,7 +195,7 @@ def _wlcs_marks(model, peer, weight: float, hit_mask: list) -> None:
         cur_l = [0] * (n + 1)
         moves = [0] * (n + 1)
         for j in range(1, n + 1):
-            if tok == peer[j - 1]:
+            if tok == peer[j - 1] or (same is not None and same(tok, peer[j - 1])):
                 k = prev_l[j - 1]
                 cur_c[j] = prev_c[j - 1] + (k + 1) ** weight - k ** weight
                 cur_l[j] = k + 1
@@ -193,26 +244,44 @@ class WLCS(Measure):
         return x ** (1 / self.weight)
 
     def _raw(self, cand, ref):
-        """(weighted hit, Σ f(reference sentence length)) as the script counts them."""
+        """(weighted hit, Σ f(reference sentence length)) as the script counts them.
+
+        With synonyms the table also matches related words, and a marked
+        reference word is counted against an unused identical candidate word
+        or, failing that, an unused related one (first in the candidate's
+        word order): a greedy step, documented in docs/measures.md.
+        """
         w = self.weight
-        ref_left = dict(_unigrams(ref)[0])
-        cand_left = dict(_unigrams(cand)[0])
+        rel = self.relation
+        if rel is None:
+            ref_sents, cand_sents = ref.sentences, cand.sentences
+            ref_left = dict(_unigrams(ref)[0])
+            cand_left = dict(_unigrams(cand)[0])
+            same = None
+        else:
+            ref_sents, cand_sents = sentence_surfaces(ref), sentence_surfaces(cand)
+            ref_left = dict(Counter(ref.surface))
+            cand_left = dict(Counter(cand.surface))
+            same = rel.tok
         hit = 0.0
         base = 0.0
-        for sent in ref.sentences:
+        for sent in ref_sents:
             m = len(sent)
             base += m ** w
             if not m:
                 continue
             mask = [0] * m
-            for peer in cand.sentences:
+            for peer in cand_sents:
                 if peer:
-                    _wlcs_marks(sent, peer, w, mask)
+                    _wlcs_marks(sent, peer, w, mask, same)
             run = 0
             for j in range(m):
                 if mask[j]:
                     tok = sent[j]
-                    if ref_left.get(tok, 0) > 0 and cand_left.get(tok, 0) > 0:
+                    use = tok
+                    if same is not None and cand_left.get(tok, 0) <= 0:
+                        use = next((c for c, k in cand_left.items() if k > 0 and same(tok, c)), tok)
+                    if ref_left.get(tok, 0) > 0 and cand_left.get(use, 0) > 0:
                         run += 1
                         if j + 1 < m and not mask[j + 1]:
                             hit += run ** w
@@ -221,7 +290,7 @@ class WLCS(Measure):
                             hit += run ** w
                             run = 0
                         ref_left[tok] -= 1
-                        cand_left[tok] -= 1
+                        cand_left[use] -= 1
         return hit, base
 
     def stats(self, cand, ref) -> PairStats:

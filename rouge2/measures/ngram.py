@@ -47,6 +47,13 @@ def ngram_counts(ids: list[int], n: int) -> Counter:
     return Counter(keys)
 
 
+def surface_ngrams(words, n: int) -> Counter:
+    """n-grams of unstemmed words (str for n=1, tuples otherwise) for synonym matching."""
+    if n == 1:
+        return Counter(words)
+    return Counter(zip(*(words[i:] for i in range(n))))
+
+
 def clipped_hits(cand: Counter, ref: Counter) -> int:
     """Σ min(count in candidate, count in reference) over shared units."""
     if len(cand) > len(ref):
@@ -76,11 +83,20 @@ class NGram(Measure):
             value = feats[self._key] = (ngram_counts(ids, self.n), max(0, len(ids) - self.n + 1))
         return value
 
+    def _surface_counts(self, text):
+        n = self.n
+        return text.feature(("ngram-surface", n), lambda t: surface_ngrams(t.surface, n))
+
     def stats(self, cand, ref) -> PairStats:
         c_counts, c_total = self._features(cand)
         r_counts, r_total = self._features(ref)
         if not c_total or not r_total:
             return PairStats(0, r_total, c_total)
+        if self.relation is not None:
+            from rouge2.synonyms.matching import max_matching
+
+            hit = max_matching(self._surface_counts(cand), self._surface_counts(ref), self.relation)
+            return PairStats(hit, r_total, c_total)
         return PairStats(clipped_hits(c_counts, r_counts), r_total, c_total)
 
     def best_key(self, s: PairStats) -> float:

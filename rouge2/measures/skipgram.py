@@ -50,6 +50,13 @@ class SkipBigram(Measure):
         r_counts, r_total = self._features(ref)
         if not c_total or not r_total:
             return PairStats(0, r_total, c_total)
+        if self.relation is not None:
+            from rouge2.synonyms.matching import max_matching
+
+            key = ("skip-surface", self.max_skip, self.unigrams)
+            build = lambda t: skip_bigram_counts(t.surface, self.max_skip, self.unigrams)[0]  # noqa: E731
+            hit = max_matching(cand.feature(key, build), ref.feature(key, build), self.relation)
+            return PairStats(hit, r_total, c_total)
         return PairStats(clipped_hits(c_counts, r_counts), r_total, c_total)
 
     def best_key(self, s: PairStats) -> float:
