@@ -1,0 +1,67 @@
+"""``rouge2 run`` and ``rouge2 convert-properties``.
+
+Both raise :class:`~rouge2.errors.UserError` for user mistakes; ``rouge2.cli``
+prints them as one line and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from rouge2.errors import UserError
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, through UserError
+        raise UserError(f"{message} (see 'rouge2 {self.prog.split()[-1]} -h')")
+
+
+def run_main(argv: list[str]) -> int:
+    parser = _Parser(
+        prog="rouge2 run",
+        description="Run an evaluation described by a YAML config (see docs/config.md).",
+    )
+    parser.add_argument("config", help="the YAML config file")
+    parser.add_argument("--check", action="store_true",
+                        help="validate the config (and the input paths) and stop")
+    parser.add_argument("--quiet", "-q", action="store_true",
+                        help="do not print the console table (files are still written)")
+    parser.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
+                        help="progress bar on stderr: auto = only on a terminal")
+    args = parser.parse_args(argv)
+
+    from rouge2.run.config import load_config
+
+    cfg = load_config(args.config)
+    if args.check:
+        print(f"{args.config}: OK ({len(cfg.measures)} measure{'s' if len(cfg.measures) != 1 else ''}, inputs {cfg.inputs.format} "
+              f"at {cfg.inputs.path})")
+        return 0
+    if args.quiet:
+        import dataclasses
+
+        cfg = dataclasses.replace(cfg, outputs=dataclasses.replace(cfg.outputs, console=False))
+    from rouge2.run.runner import run
+
+    progress = {"auto": None, "on": True, "off": False}[args.progress]
+    run(cfg, progress=progress)
+    return 0
+
+
+def convert_properties_main(argv: list[str]) -> int:
+    parser = _Parser(
+        prog="rouge2 convert-properties",
+        description=("Print a YAML config equivalent to a Java ROUGE 2.0 rouge.properties. "
+                     "Paths are resolved from the current directory, as the Java tool does."),
+    )
+    parser.add_argument("properties", help="the rouge.properties file")
+    parser.add_argument("--relative-to", metavar="DIR",
+                        help="write paths relative to DIR (where you will keep the YAML) "
+                             "instead of absolute paths")
+    args = parser.parse_args(argv)
+
+    from rouge2.run.properties import convert_properties
+
+    sys.stdout.write(convert_properties(args.properties, relative_to=args.relative_to))
+    return 0

@@ -1,0 +1,444 @@
+"""Readers for the inputs of a run.
+
+Every reader is a generator of :class:`InputItem` ``(task, system,
+candidate, references, reference_names)``: one system summary of one task
+with all the reference summaries of that task.  Texts are normalised to one
+sentence a line (``\\n``-separated) according to ``inputs.sentences``.
+Readers stream: they hold one task's references at a time, never the corpus.
+
+Formats (``inputs.format``):
+
+``java-project``
+    The Java ROUGE 2.0 layout: ``<path>/reference/`` and ``<path>/system/``
+    holding files named ``<task>_<name>`` (the task is the text before the
+    first ``_``).  Every system file of a task is scored against every
+    reference of that task.  Hidden files (``.DS_Store``) and sub-folders are
+    skipped.
+``rouge155-xml``
+    A ROUGE-1.5.5 settings file: each ``<EVAL ID=..>`` is a task, each
+    ``<P ID=..>`` a system, each ``<M ID=..>`` a reference; ``SPL`` (one
+    sentence a line) and ``SEE`` (the HTML pyrouge writes) inputs.
+    ``PEER-ROOT`` / ``MODEL-ROOT`` are resolved from the settings file's
+    folder when relative.
+``jsonl`` / ``csv`` / ``tsv``
+    One row per (task, system): fields named by ``inputs.columns``.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import html
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Iterator, NamedTuple
+
+from rouge2.errors import UserError
+from rouge2.run.config import InputsConfig
+
+__all__ = ["InputItem", "read_inputs", "split_sentences", "normalize_text", "decode_bytes"]
+
+
+class InputItem(NamedTuple):
+    task: str
+    system: str
+    candidate: str
+    references: tuple[str, ...]
+    reference_names: tuple[str, ...]
+
+
+# ---------------------------------------------------------------------------
+# decoding
+
+
+def _decoder_name(encoding: str) -> str:
+    # A UTF-8 byte-order mark is accepted (and dropped) whatever the spelling.
+    if codecs.lookup(encoding).name == "utf-8":
+        return "utf-8-sig"
+    return encoding
+
+
+def _decode_hint(encoding: str) -> str:
+    return (f"set inputs.encoding to the file's encoding (e.g. latin-1, cp1252, utf-16) "
+            f"or save the file as {encoding}")
+
+
+def decode_bytes(data: bytes, path: Path | str, encoding: str = "utf-8") -> str:
+    """``data`` decoded; a one-line error naming the file and line otherwise."""
+    try:
+        text = data.decode(_decoder_name(encoding))
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise UserError(f"{path}:{line}: cannot decode byte 0x{data[exc.start]:02x} as {encoding}; "
+                        f"{_decode_hint(encoding)}") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text
+
+
+def _read_text(path: Path, encoding: str) -> str:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UserError(f"{path}: cannot read the file: {exc.strerror}") from None
+    return decode_bytes(data, path, encoding)
+
+
+def decoded_lines(path: Path, encoding: str = "utf-8") -> Iterator[tuple[int, str]]:
+    """``(line number, line with its ending)`` of a text file, streamed."""
+    decoder = codecs.getincrementaldecoder(_decoder_name(encoding))(errors="strict")
+    lineno = 1
+    pending = ""
+    first = True
+    try:
+        handle = open(path, "rb")
+    except OSError as exc:
+        raise UserError(f"{path}: cannot read the file: {exc.strerror}") from None
+    with handle:
+        for raw in _with_end(handle):
+            try:
+                text = decoder.decode(raw or b"", final=raw is None)
+            except UnicodeDecodeError as exc:
+                bad = (raw or b"")[exc.start:exc.start + 1]
+                shown = f"byte 0x{bad[0]:02x}" if bad else "the bytes"
+                raise UserError(f"{path}:{lineno + pending.count(chr(10))}: cannot decode {shown} as "
+                                f"{encoding}; {_decode_hint(encoding)}") from None
+            if first and text:
+                if text.startswith("\ufeff"):
+                    text = text[1:]
+                first = False
+            pending += text
+            while True:
+                i = pending.find("\n")
+                if i < 0:
+                    break
+                yield lineno, pending[:i + 1]
+                lineno += 1
+                pending = pending[i + 1:]
+    if pending:
+        yield lineno, pending
+
+
+def _with_end(handle) -> Iterator[bytes | None]:
+    yield from handle
+    yield None
+
+
+# ---------------------------------------------------------------------------
+# sentences
+
+_ABBREVIATIONS = frozenset("""
+mr mrs ms dr prof sr jr st mt vs etc e.g i.e fig no vol gen col lt sgt capt rev
+jan feb mar apr jun jul aug sep sept oct nov dec inc ltd co corp u.s u.k
+""".split())
+_CLOSERS = "\"'”’)]}»"
+
+
+def split_sentences(text: str) -> list[str]:
+    """A small rule-based splitter: a sentence ends with a token ending in
+    ``.``, ``!`` or ``?`` (closing quotes/brackets allowed after it) unless
+    the token is a known abbreviation or a single-letter initial.  Tokens are
+    whitespace-separated; line breaks also end sentences."""
+    out: list[str] = []
+    for line in text.splitlines():
+        current: list[str] = []
+        for token in line.split():
+            current.append(token)
+            core = token.rstrip(_CLOSERS)
+            if not core or core[-1] not in ".!?":
+                continue
+            if core[-1] == ".":
+                word = core[:-1].lstrip(_CLOSERS + "(\"'“‘").lower()
+                if word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha()):
+                    continue
+            out.append(" ".join(current))
+            current = []
+        if current:
+            out.append(" ".join(current))
+    return out
+
+
+def normalize_text(text: str, sentences: str) -> str:
+    """``text`` as one sentence a line, per ``inputs.sentences``.
+
+    ``lines``: each non-blank line is a sentence (blank lines are dropped);
+    ``splitter``: :func:`split_sentences`; ``none``: the whole text is one
+    sentence."""
+    if sentences == "lines":
+        lines = (line.strip() for line in text.splitlines())
+        return "\n".join(line for line in lines if line)
+    if sentences == "splitter":
+        return "\n".join(split_sentences(text))
+    if sentences == "none":
+        return " ".join(text.split())
+    raise ValueError(f"unknown sentence mode {sentences!r}")
+
+
+# ---------------------------------------------------------------------------
+# java-project
+
+
+def _java_name(path: Path) -> tuple[str, str]:
+    name = path.name
+    task, sep, rest = name.partition("_")
+    if not sep or not task or not rest:
+        problem = "has no '_'" if not sep else ("starts with '_'" if not task else "ends with '_'")
+        raise UserError(f"{path}: file name {name!r} {problem}; the java-project layout names files "
+                        f"<task>_<name> (the task is the text before the first '_'), "
+                        f"e.g. news1_reference1.txt and news1_system1.txt")
+    return task, rest
+
+
+def _listing(folder: Path) -> list[Path]:
+    try:
+        entries = sorted(folder.iterdir(), key=lambda p: p.name)
+    except OSError as exc:
+        raise UserError(f"{folder}: cannot list the folder: {exc.strerror}") from None
+    return [p for p in entries if not p.name.startswith(".") and p.is_file()]
+
+
+def read_java_project(cfg: InputsConfig) -> Iterator[InputItem]:
+    root = cfg.path
+    ref_dir, sys_dir = root / "reference", root / "system"
+    for folder in (root, ref_dir, sys_dir):
+        if not folder.is_dir():
+            raise UserError(f"{folder}: project folder not found (a java-project folder holds "
+                            f"'reference/' and 'system/')")
+    references: dict[str, list[tuple[str, Path]]] = {}
+    for p in _listing(ref_dir):
+        task, name = _java_name(p)
+        references.setdefault(task, []).append((name, p))
+    systems: dict[str, list[tuple[str, Path]]] = {}
+    for p in _listing(sys_dir):
+        task, name = _java_name(p)
+        systems.setdefault(task, []).append((name, p))
+    if not systems:
+        raise UserError(f"{sys_dir}: no system summaries (files named <task>_<system>)")
+    for task in sorted(systems):
+        if task not in references:
+            first = systems[task][0][1]
+            raise UserError(f"{first}: task {task!r} has no reference summaries in {ref_dir} "
+                            f"(expected files named {task}_<name>)")
+    for task in sorted(systems):
+        refs = references[task]
+        ref_texts = tuple(normalize_text(_read_text(p, cfg.encoding), cfg.sentences) for _, p in refs)
+        ref_names = tuple(name for name, _ in refs)
+        for name, p in systems[task]:
+            cand = normalize_text(_read_text(p, cfg.encoding), cfg.sentences)
+            yield InputItem(task, name, cand, ref_texts, ref_names)
+
+
+# ---------------------------------------------------------------------------
+# rouge155-xml
+
+_SEE_LINE = re.compile(r'<a\s+href="#\d+"\s+id="?\d+"?\s*>([^<]*)', re.IGNORECASE)
+ROUGE155_FORMATS = ("SPL", "SEE")
+
+
+def _read_rouge155_text(path: Path, fmt: str, cfg: InputsConfig, where: str) -> str:
+    if not path.is_file():
+        raise UserError(f"{where}: file not found: {path}")
+    text = _read_text(path, cfg.encoding)
+    if fmt == "SEE":
+        text = "\n".join(html.unescape(m.group(1)).strip() for m in _SEE_LINE.finditer(text))
+    return normalize_text(text, cfg.sentences)
+
+
+def read_rouge155_xml(cfg: InputsConfig) -> Iterator[InputItem]:
+    # TODO(lead): switch to rouge2.rouge155's settings/SPL/SEE readers once they exist,
+    # so the drop-in command and runs read settings files the same way.
+    xml_path = cfg.path
+    try:
+        root = ET.fromstring(_read_text(xml_path, cfg.encoding))
+    except ET.ParseError as exc:
+        line = exc.position[0] if exc.position else 0
+        raise UserError(f"{xml_path}:{line}: malformed ROUGE settings XML: {exc}") from None
+    evals = root.findall("EVAL") if root.tag != "EVAL" else [root]
+    if not evals:
+        raise UserError(f"{xml_path}: no <EVAL> elements; a ROUGE-1.5.5 settings file holds "
+                        f"<EVAL ID=..> elements with PEER-ROOT, MODEL-ROOT, PEERS and MODELS")
+    base = xml_path.resolve().parent
+    for ev in evals:
+        task = ev.get("ID")
+        if task is None:
+            raise UserError(f"{xml_path}: an <EVAL> element has no ID attribute")
+        where = f"{xml_path}: EVAL {task}"
+
+        def root_of(tag: str) -> Path:
+            el = ev.find(tag)
+            if el is None or not (el.text or "").strip():
+                raise UserError(f"{where}: missing <{tag}>")
+            p = Path(el.text.strip())
+            return p if p.is_absolute() else base / p
+
+        peer_root, model_root = root_of("PEER-ROOT"), root_of("MODEL-ROOT")
+        fmt_el = ev.find("INPUT-FORMAT")
+        fmt = (fmt_el.get("TYPE") if fmt_el is not None else None) or "SPL"
+        fmt = fmt.upper()
+        if fmt not in ROUGE155_FORMATS:
+            raise UserError(f"{where}: INPUT-FORMAT TYPE={fmt!r} is not supported; "
+                            f"allowed values: {', '.join(ROUGE155_FORMATS)}")
+        models = [(m.get("ID") or str(i + 1), (m.text or "").strip())
+                  for i, m in enumerate(ev.findall("MODELS/M"))]
+        peers = [(p.get("ID") or str(i + 1), (p.text or "").strip())
+                 for i, p in enumerate(ev.findall("PEERS/P"))]
+        if not models:
+            raise UserError(f"{where}: no <M> (model / reference) entries")
+        if not peers:
+            raise UserError(f"{where}: no <P> (peer / system) entries")
+        ref_texts = tuple(_read_rouge155_text(model_root / f, fmt, cfg, where) for _, f in models)
+        ref_names = tuple(mid for mid, _ in models)
+        for pid, f in peers:
+            cand = _read_rouge155_text(peer_root / f, fmt, cfg, where)
+            yield InputItem(task, pid, cand, ref_texts, ref_names)
+
+
+# ---------------------------------------------------------------------------
+# rows: jsonl / csv / tsv
+
+
+def _as_text(value, what: str, where: str) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return "\n".join(value)  # a list of sentences
+    raise UserError(f"{where}: {what} must be text (or a list of sentences), got {type(value).__name__}")
+
+
+def _make_item(cfg: InputsConfig, where: str, task, system, candidate,
+               refs: list, names: list | None) -> InputItem:
+    cols = cfg.columns
+    task_s = _as_text(task, f"'{cols.task}'", where).strip()
+    system_s = _as_text(system, f"'{cols.system}'", where).strip()
+    if not task_s:
+        raise UserError(f"{where}: the task ('{cols.task}') is empty")
+    if not system_s:
+        raise UserError(f"{where}: the system ('{cols.system}') is empty")
+    cand = normalize_text(_as_text(candidate, f"'{cols.candidate}'", where), cfg.sentences)
+    ref_texts = tuple(normalize_text(_as_text(r, "each reference", where), cfg.sentences) for r in refs)
+    if not ref_texts:
+        raise UserError(f"{where}: the row has no reference ({', '.join(cols.references)})")
+    if names is None:
+        names = [f"ref{i + 1}" for i in range(len(ref_texts))]
+    if len(names) != len(ref_texts):
+        raise UserError(f"{where}: {len(names)} reference names for {len(ref_texts)} references")
+    return InputItem(task_s, system_s, cand, ref_texts, tuple(str(n) for n in names))
+
+
+def read_jsonl(cfg: InputsConfig) -> Iterator[InputItem]:
+    cols = cfg.columns
+    ref_key = cols.references[0]
+    for lineno, line in decoded_lines(cfg.path, cfg.encoding):
+        if not line.strip():
+            continue
+        where = f"{cfg.path}:{lineno}"
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise UserError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno}); "
+                            f"a JSONL file holds one JSON object a line") from None
+        if not isinstance(row, dict):
+            raise UserError(f"{where}: expected a JSON object, got {type(row).__name__}")
+        for key in (cols.task, cols.system, cols.candidate, ref_key):
+            if key not in row:
+                raise UserError(f"{where}: the row has no field {key!r} (set inputs.columns to the "
+                                f"field names used); fields in the row: {', '.join(map(str, row))}")
+        refs = row[ref_key]
+        refs = refs if isinstance(refs, list) else [refs]
+        names = None
+        if cols.reference_names is not None and cols.reference_names in row:
+            names = row[cols.reference_names]
+            if not isinstance(names, list):
+                names = [names]
+        yield _make_item(cfg, where, row[cols.task], row[cols.system], row[cols.candidate], refs, names)
+
+
+def _cell_references(cell: str) -> list:
+    stripped = cell.strip()
+    if stripped.startswith("["):
+        try:
+            value = json.loads(stripped)
+        except json.JSONDecodeError:
+            return [cell]
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return value
+    return [cell]
+
+
+def read_delimited(cfg: InputsConfig, delimiter: str) -> Iterator[InputItem]:
+    cols = cfg.columns
+    lines = decoded_lines(cfg.path, cfg.encoding)
+    last_line = [0]  # number of the last physical line handed to the csv reader
+
+    def source() -> Iterator[str]:
+        for n, line in lines:
+            last_line[0] = n
+            yield line
+
+    kind = "TSV" if delimiter == "\t" else "CSV"
+    reader = csv.reader(source(), delimiter=delimiter)
+    try:
+        header = next(reader)
+    except StopIteration:
+        raise UserError(f"{cfg.path}: the file is empty; the first row names the columns") from None
+    except csv.Error as exc:
+        raise UserError(f"{cfg.path}:1: malformed {kind} header: {exc}") from None
+    header = [h.strip() for h in header]
+    index = {h: i for i, h in enumerate(header)}
+    needed = [cols.task, cols.system, cols.candidate, *cols.references]
+    for key in needed:
+        if key not in index:
+            raise UserError(f"{cfg.path}:1: no column {key!r} in the header (set inputs.columns to "
+                            f"the column names used); columns: {', '.join(header)}")
+    while True:
+        first_line = last_line[0] + 1
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            raise UserError(f"{cfg.path}:{first_line}: malformed {kind}: {exc}") from None
+        if not row or all(not c.strip() for c in row):
+            continue
+        where = f"{cfg.path}:{first_line}"
+        if len(row) != len(header):
+            raise UserError(f"{where}: {len(row)} columns, the header has {len(header)}")
+        refs: list = []
+        names: list[str] = []
+        for col in cols.references:
+            cell = row[index[col]]
+            if not cell.strip():
+                continue
+            found = _cell_references(cell)
+            refs.extend(found)
+            if len(cols.references) == 1 and len(found) > 1:
+                names.extend(f"ref{i + 1}" for i in range(len(found)))
+            else:
+                names.append(col)
+        if cols.reference_names is not None and cols.reference_names in index:
+            given = row[index[cols.reference_names]]
+            names = _cell_references(given) if given.strip().startswith("[") else given.split("|")
+        yield _make_item(cfg, where, row[index[cols.task]], row[index[cols.system]],
+                         row[index[cols.candidate]], refs, names)
+
+
+# ---------------------------------------------------------------------------
+
+
+def read_inputs(cfg: InputsConfig) -> Iterator[InputItem]:
+    """The items of ``cfg`` as a stream."""
+    if cfg.format == "java-project":
+        return read_java_project(cfg)
+    if cfg.format == "rouge155-xml":
+        return read_rouge155_xml(cfg)
+    if cfg.format == "jsonl":
+        return read_jsonl(cfg)
+    if cfg.format == "csv":
+        return read_delimited(cfg, ",")
+    if cfg.format == "tsv":
+        return read_delimited(cfg, "\t")
+    raise UserError(f"unknown input format {cfg.format!r}")

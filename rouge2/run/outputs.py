@@ -1,0 +1,388 @@
+"""Output files of a run, written atomically.
+
+Nothing a run writes is visible before the whole run has succeeded: every
+file is first written to a temporary file in its own folder (so the final
+``os.replace`` is a rename on one file system), flushed and fsynced, and only
+renamed into place when :meth:`OutputTransaction.commit` is called.  A run
+that fails calls :meth:`OutputTransaction.abort` (the context manager does),
+which deletes the temporary files and any folder the transaction created.
+
+Formats:
+
+* the per-system CSV of the Java ROUGE 2.0 tool (:func:`write_java_csv`):
+  header ``ROUGE-Type,Task Name,System Name,Avg_Recall,Avg_Precision,
+  Avg_F-Score,Num Reference Summaries``, rows grouped by (task, measure),
+  each group followed by an empty line, values ``%.5f`` rounded half-up like
+  Java's ``String.format``, task and system names upper-cased;
+* per-summary scores as JSONL and long-format CSV;
+* a JSON summary with the reproducibility signature;
+* a plain-text console table.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
+from typing import IO, Iterable, Mapping, Sequence
+
+from rouge2.errors import UserError
+
+JAVA_CSV_HEADER = ("ROUGE-Type,Task Name,System Name,Avg_Recall,Avg_Precision,"
+                   "Avg_F-Score,Num Reference Summaries")
+PER_SUMMARY_CSV_HEADER = ("task", "system", "measure", "recall", "precision", "fmeasure",
+                          "num_references")
+
+# ---------------------------------------------------------------------------
+# atomic writing
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return  # not supported on this platform (e.g. Windows)
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+class OutputTransaction:
+    """Stage several output files; publish all of them or none.
+
+    >>> with OutputTransaction() as tx:            # doctest: +SKIP
+    ...     with tx.open(path) as f: f.write("...")
+    ... # committed here; an exception aborts instead
+    """
+
+    def __init__(self) -> None:
+        self._staged: list[tuple[Path, Path]] = []  # (temporary, final)
+        self._handles: list[IO] = []
+        self._created_dirs: list[Path] = []
+        self._done = False
+
+    def _ensure_dir(self, folder: Path) -> None:
+        missing = []
+        p = folder
+        while not p.exists():
+            missing.append(p)
+            if p.parent == p:
+                break
+            p = p.parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UserError(f"cannot create the output folder {folder}: {exc.strerror}") from None
+        self._created_dirs.extend(reversed(missing))
+
+    def open(self, path: str | Path, newline: str | None = "\n") -> IO[str]:
+        """A text handle (UTF-8) whose content becomes ``path`` on commit."""
+        if self._done:
+            raise RuntimeError("transaction already finished")
+        final = Path(path)
+        if final.is_dir():
+            raise UserError(f"cannot write {final}: it is a folder")
+        self._ensure_dir(final.parent)
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
+        except OSError as exc:
+            raise UserError(f"cannot write in {final.parent}: {exc.strerror}") from None
+        handle = io.open(fd, "w", encoding="utf-8", newline=newline)
+        self._staged.append((Path(tmp), final))
+        self._handles.append(handle)
+        return _Handle(handle)
+
+    def write_text(self, path: str | Path, text: str) -> None:
+        with self.open(path, newline="") as f:
+            f.write(text)
+
+    def commit(self) -> list[Path]:
+        """fsync every staged file, then rename each into place."""
+        if self._done:
+            raise RuntimeError("transaction already finished")
+        try:
+            for h in self._handles:
+                if not h.closed:  # handles closed earlier were fsynced by _Handle.close
+                    h.flush()
+                    os.fsync(h.fileno())
+                    h.close()
+            for tmp, final in self._staged:
+                os.replace(tmp, final)
+            for folder in {final.parent for _, final in self._staged}:
+                _fsync_dir(folder)
+        except BaseException:
+            self.abort()
+            raise
+        self._done = True
+        return [final for _, final in self._staged]
+
+    def abort(self) -> None:
+        """Delete every staged temporary file and every folder created for them."""
+        for h in self._handles:
+            try:
+                h.close()
+            except Exception:
+                pass
+        for tmp, _ in self._staged:
+            try:
+                tmp.unlink()
+            except FileNotFoundError:
+                pass
+            except OSError:
+                pass
+        for folder in reversed(self._created_dirs):
+            try:
+                folder.rmdir()  # only if empty
+            except OSError:
+                pass
+        self._done = True
+
+    def __enter__(self) -> "OutputTransaction":
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if self._done:
+            return
+        if exc_type is None:
+            self.commit()
+        else:
+            self.abort()
+
+
+class _Handle:
+    """A staged file: ``close`` (or leaving ``with``) only closes, never publishes."""
+
+    def __init__(self, handle: IO[str]) -> None:
+        self._h = handle
+
+    def write(self, text: str) -> int:
+        return self._h.write(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        self._h.writelines(lines)
+
+    def flush(self) -> None:
+        self._h.flush()
+
+    def close(self) -> None:
+        if not self._h.closed:
+            self._h.flush()
+            os.fsync(self._h.fileno())
+            self._h.close()
+
+    @property
+    def closed(self) -> bool:
+        return self._h.closed
+
+    def __enter__(self) -> "_Handle":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def atomic_write_text(path: str | Path, text: str) -> None:
+    """Write one file atomically (temporary file, fsync, ``os.replace``)."""
+    with OutputTransaction() as tx:
+        tx.write_text(path, text)
+
+
+# ---------------------------------------------------------------------------
+# the Java ROUGE 2.0 CSV
+
+_FIVE = Decimal("0.00001")
+
+
+def java_fmt5(x: float) -> str:
+    """``String.format("%.5f", x)`` as Java prints it: the shortest decimal
+    form of the double, rounded half-up (Python's ``%.5f`` rounds the exact
+    binary value, which differs on ties such as 0.123455)."""
+    if x != x:  # NaN
+        return "NaN"
+    d = Decimal(repr(float(x))).quantize(_FIVE, rounding=ROUND_HALF_UP)
+    if d == 0:
+        d = abs(d)
+    return f"{d:.5f}"
+
+
+def java_measure_label(measure: str, *, stopwords: bool, stem: bool, synonyms: bool,
+                       topic_tags_in_label: bool = False) -> str:
+    """The Java tool's ``ROUGE-Type`` label: ``ROUGE-1``, ``ROUGE-L``,
+    ``ROUGE-SU4``, ``ROUGE-1-topic``, ``ROUGE-1-topicUniq`` ... followed by
+    ``+StopWordRemoval``, ``+Synonyms``, ``+Stemming`` as applicable.
+    Measures the Java tool lacks get labels in the same style
+    (``ROUGE-W-1.2``, ``ROUGE-S*``, ``ROUGE-SU*``)."""
+    m = measure.lower()
+    rest = m[len("rouge-"):]
+    if rest.startswith("topicuniq-") or rest.startswith("topic-"):
+        kind, tags = rest.split("-", 1)
+        label = "ROUGE-1-" + ("topicUniq" if kind == "topicuniq" else "topic")
+        if topic_tags_in_label:
+            label += "-" + tags.upper()
+    else:
+        label = "ROUGE-" + rest.upper()
+    if stopwords:
+        label += "+StopWordRemoval"
+    if synonyms:
+        label += "+Synonyms"
+    if stem:
+        label += "+Stemming"
+    return label
+
+
+def java_labels(measures: Sequence[str], *, stopwords: bool, stem: bool,
+                synonyms: bool) -> dict[str, str]:
+    """Labels for all ``measures``; topic tags are added only when two topic
+    measures of one kind would otherwise share a label."""
+    labels = {m: java_measure_label(m, stopwords=stopwords, stem=stem, synonyms=synonyms)
+              for m in measures}
+    counts: dict[str, int] = {}
+    for label in labels.values():
+        counts[label] = counts.get(label, 0) + 1
+    for m, label in labels.items():
+        if counts[label] > 1:
+            labels[m] = java_measure_label(m, stopwords=stopwords, stem=stem, synonyms=synonyms,
+                                           topic_tags_in_label=True)
+    return labels
+
+
+@dataclass(frozen=True)
+class JavaRow:
+    label: str
+    task: str
+    system: str
+    recall: float
+    precision: float
+    fmeasure: float
+    num_references: int
+
+
+def _java_cell(text: str) -> str:
+    # The Java tool writes cells unquoted; quote only what would break the CSV.
+    if any(c in text for c in ',"\n\r'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def format_java_row(row: JavaRow) -> str:
+    return ",".join((
+        _java_cell(row.label), _java_cell(row.task.upper()), _java_cell(row.system.upper()),
+        java_fmt5(row.recall), java_fmt5(row.precision), java_fmt5(row.fmeasure),
+        str(row.num_references),
+    ))
+
+
+def write_java_csv(out: IO[str], groups: Iterable[Sequence[JavaRow]]) -> None:
+    """The header, then each group's rows followed by an empty line, as the
+    Java tool writes them (one group per task and measure)."""
+    out.write(JAVA_CSV_HEADER + "\n")
+    for group in groups:
+        for row in group:
+            out.write(format_java_row(row) + "\n")
+        out.write("\n")
+
+
+# ---------------------------------------------------------------------------
+# per-summary rows
+
+
+def per_summary_record(task: str, system: str, reference_names: Sequence[str],
+                       scores: Mapping[str, tuple[float, float, float]]) -> dict:
+    """One JSONL object: ``scores[measure] = (recall, precision, fmeasure)``."""
+    return {
+        "task": task,
+        "system": system,
+        "num_references": len(reference_names),
+        "reference_names": list(reference_names),
+        "scores": {m: {"recall": r, "precision": p, "fmeasure": f}
+                   for m, (r, p, f) in scores.items()},
+    }
+
+
+def write_jsonl_record(out: IO[str], record: dict) -> None:
+    out.write(json.dumps(record, ensure_ascii=False, sort_keys=False) + "\n")
+
+
+class PerSummaryCsv:
+    """Long format: one line per (task, system, measure)."""
+
+    def __init__(self, out: IO[str]) -> None:
+        self._w = csv.writer(out, lineterminator="\n")
+        self._w.writerow(PER_SUMMARY_CSV_HEADER)
+
+    def write(self, task: str, system: str, num_references: int,
+              scores: Mapping[str, tuple[float, float, float]]) -> None:
+        for m, (r, p, f) in scores.items():
+            self._w.writerow((task, system, m, repr(float(r)), repr(float(p)), repr(float(f)),
+                              num_references))
+
+
+# ---------------------------------------------------------------------------
+# JSON summary and console
+
+
+def write_json(out: IO[str], data: dict) -> None:
+    out.write(json.dumps(data, ensure_ascii=False, indent=2, sort_keys=False) + "\n")
+
+
+def format_console_table(rows: Sequence[Mapping], *, title: str | None = None,
+                         confidence: float | None = None) -> str:
+    """A plain aligned table, one line per (system, measure).
+
+    Each row maps ``system``, ``measure``, ``recall``, ``precision``,
+    ``fmeasure``, ``tasks`` and optionally ``ci`` (``(low, high)`` of F)."""
+    headers = ["system", "measure", "recall", "precision", "F", "tasks"]
+    with_ci = any(r.get("ci") for r in rows)
+    if with_ci:
+        pct = f"{confidence * 100:g}%" if confidence else "CI"
+        headers.append(f"{pct} CI of F")
+    table = []
+    for r in rows:
+        line = [str(r["system"]), str(r["measure"]), f"{r['recall']:.5f}",
+                f"{r['precision']:.5f}", f"{r['fmeasure']:.5f}", str(r["tasks"])]
+        if with_ci:
+            ci = r.get("ci")
+            line.append(f"[{ci[0]:.5f}, {ci[1]:.5f}]" if ci else "")
+        table.append(line)
+    widths = [max(len(h), *(len(t[i]) for t in table)) if table else len(h)
+              for i, h in enumerate(headers)]
+    numeric = {2, 3, 4, 5}
+
+    def fmt(cells: Sequence[str]) -> str:
+        parts = [c.rjust(widths[i]) if i in numeric else c.ljust(widths[i])
+                 for i, c in enumerate(cells)]
+        return "  ".join(parts).rstrip()
+
+    lines = []
+    if title:
+        lines.append(title)
+    lines.append(fmt(headers))
+    lines.append("  ".join("-" * w for w in widths))
+    previous = None
+    for r, cells in zip(rows, table):
+        if previous is not None and r["system"] != previous:
+            lines.append("")
+        previous = r["system"]
+        lines.append(fmt(cells))
+    return "\n".join(lines) + "\n"
+
+
+def format_comparisons(comparisons: Sequence[Mapping]) -> str:
+    if not comparisons:
+        return ""
+    lines = ["", "paired significance tests (F, over common tasks)"]
+    for c in comparisons:
+        lines.append(
+            f"  {c['system_a']} vs {c['system_b']}  {c['measure']}: "
+            f"{c['mean_a']:.5f} vs {c['mean_b']:.5f} (diff {c['difference']:+.5f}), "
+            f"p = {c['p_value']:.4f}  [{c['test']}, {c['tasks']} tasks, {c['resamples']} resamples, "
+            f"seed {c['seed']}]")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,305 @@
+"""``rouge2 convert-properties``: a Java ROUGE 2.0 ``rouge.properties`` as a YAML config.
+
+The Java tool resolves ``project.dir``, ``stopwords.file`` and ``outputFile``
+against the folder it runs in (the current directory), not against the
+properties file.  The converter does the same and writes absolute paths, so
+
+    rouge2 convert-properties rouge.properties > run.yaml && rouge2 run run.yaml
+
+scores the same project with the same settings from that folder and writes
+the CSV where ``outputFile`` said.  ``--relative-to DIR`` writes paths
+relative to DIR instead (for a config you will keep in DIR).
+
+Mapping (Java property -> config key):
+
+===================  =====================================================
+project.dir          inputs.path (format java-project)
+rouge.type, ngram    measures: normal -> rouge-<n>, rouge-l, rouge-s<k>,
+                     rouge-su<k>; topic / topicUniq -> rouge-topic-<tags> /
+                     rouge-topicuniq-<tags> (tags from topic.type)
+beta                 beta
+stopwords.use/file   preprocess.stopwords (the file, or false)
+stemmer.use/name     preprocess.stem: snowball:<language>
+synonyms.use         preprocess.synonyms: true (WordNet)
+output, outputFile   outputs.csv (output=console: no CSV, console only)
+(always)             multi_reference: average, tokenizer: unicode
+===================  =====================================================
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+from rouge2.errors import UserError
+from rouge2.run.config import SNOWBALL_LANGUAGES
+
+# The Java tool's defaults (docs/usage-documentation.md of ROUGE 2.0).
+JAVA_DEFAULTS = {
+    "project.dir": "test-summarization",
+    "rouge.type": "normal",
+    "ngram": "1",
+    "beta": "1",
+    "stopwords.use": "true",
+    "stopwords.file": "resources/stopwords-rouge-default.txt",
+    "stemmer.use": "false",
+    "stemmer.name": "englishStemmer",
+    "topic.type": "nn|jj",
+    "synonyms.use": "false",
+    "output": "file",
+    "outputFile": "results.csv",
+}
+KNOWN_KEYS = set(JAVA_DEFAULTS) | {"pos_tagger_name", "synonyms.dir"}
+JAVA_DEFAULT_STOPWORDS = "stopwords-rouge-default.txt"
+
+_ESCAPES = {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}
+
+
+def parse_properties(text: str, source: str = "<properties>") -> dict[str, tuple[str, int]]:
+    """``key -> (value, line)`` following ``java.util.Properties.load``:
+    ``#``/``!`` comments, ``=``, ``:`` or whitespace separators, backslash
+    line continuations and escapes (``\\t``, ``\\uXXXX``); a later key wins."""
+    out: dict[str, tuple[str, int]] = {}
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        start = i + 1
+        line = lines[i].lstrip(" \t\f")
+        i += 1
+        if not line or line[0] in "#!":
+            continue
+        # continuation: an odd number of trailing backslashes
+        while True:
+            m = re.search(r"(\\+)$", line)
+            if not m or len(m.group(1)) % 2 == 0 or i >= len(lines):
+                if m and len(m.group(1)) % 2 == 1:
+                    line = line[:-1]
+                break
+            line = line[:-1] + lines[i].lstrip(" \t\f")
+            i += 1
+        key_chars: list[str] = []
+        j = 0
+        while j < len(line):
+            c = line[j]
+            if c == "\\" and j + 1 < len(line):
+                key_chars.append(line[j:j + 2])
+                j += 2
+                continue
+            if c in "=: \t\f":
+                break
+            key_chars.append(c)
+            j += 1
+        rest = line[j:].lstrip(" \t\f")
+        if rest[:1] in ("=", ":"):
+            rest = rest[1:].lstrip(" \t\f")
+        key = _unescape("".join(key_chars), source, start)
+        out[key] = (_unescape(rest, source, start), start)
+    return out
+
+
+def _unescape(text: str, source: str, line: int) -> str:
+    res: list[str] = []
+    j = 0
+    while j < len(text):
+        c = text[j]
+        if c != "\\" or j + 1 >= len(text):
+            res.append(c)
+            j += 1
+            continue
+        nxt = text[j + 1]
+        if nxt == "u":
+            digits = text[j + 2:j + 6]
+            if not re.fullmatch(r"[0-9A-Fa-f]{4}", digits):
+                raise UserError(f"{source}:{line}: malformed \\uXXXX escape")
+            res.append(chr(int(digits, 16)))
+            j += 6
+            continue
+        res.append(_ESCAPES.get(nxt, nxt))
+        j += 2
+    return "".join(res)
+
+
+def _bool(value: str) -> bool:
+    # Boolean.parseBoolean: "true" in any case is true, anything else false.
+    return value.strip().lower() == "true"
+
+
+def _measures(props: dict[str, tuple[str, int]], source: str) -> tuple[list[str], list[str]]:
+    notes: list[str] = []
+    rtype, rline = props.get("rouge.type", (JAVA_DEFAULTS["rouge.type"], 0))
+    rtype = rtype.strip()
+    ngram, nline = props.get("ngram", (JAVA_DEFAULTS["ngram"], 0))
+    if rtype.lower() in ("topic", "topicuniq"):
+        tags, _ = props.get("topic.type", (JAVA_DEFAULTS["topic.type"], 0))
+        tags = tags.strip().lower() or "nn|jj"
+        if not re.fullmatch(r"[a-z$]+(\|[a-z$]+)*", tags):
+            raise UserError(f"{source}:{props['topic.type'][1]}: topic.type {tags!r} is not a list of "
+                            f"POS tags such as nn|jj")
+        kind = "topicuniq" if rtype.lower() == "topicuniq" else "topic"
+        items = [x.strip() for x in ngram.split(",") if x.strip()]
+        if items and items != ["1"]:
+            notes.append(f"ngram={ngram.strip()} is ignored: ROUGE-Topic works on single words "
+                         f"(the Java tool labels it ROUGE-1-{'topicUniq' if kind == 'topicuniq' else 'topic'})")
+        return [f"rouge-{kind}-{tags}"], notes
+    if rtype.lower() != "normal":
+        raise UserError(f"{source}:{rline}: rouge.type {rtype!r} is not allowed; allowed values: "
+                        f"normal, topic, topicUniq")
+    out: list[str] = []
+    for item in ngram.split(","):
+        token = item.strip().upper()
+        if not token:
+            continue
+        if re.fullmatch(r"[1-9][0-9]*", token):
+            name = f"rouge-{token}"
+        elif token == "L":
+            name = "rouge-l"
+        elif re.fullmatch(r"S[0-9]+", token):
+            name = f"rouge-s{token[1:]}"
+        elif re.fullmatch(r"SU[0-9]+", token):
+            name = f"rouge-su{token[2:]}"
+        else:
+            raise UserError(f"{source}:{nline}: ngram item {item.strip()!r} is not allowed; "
+                            f"allowed items: 1..N, L, S<k>, SU<k> separated by commas")
+        if name not in out:
+            out.append(name)
+    if not out:
+        raise UserError(f"{source}:{nline}: ngram is empty; give e.g. ngram=1,2,L,SU4")
+    return out, notes
+
+
+def _stemmer(name: str, source: str, line: int) -> str:
+    m = re.fullmatch(r"\s*([A-Za-z]+?)(?:Stemmer)?\s*", name)
+    lang = m.group(1).lower() if m else ""
+    if lang not in SNOWBALL_LANGUAGES:
+        raise UserError(f"{source}:{line}: stemmer.name {name.strip()!r} is not a Snowball stemmer; "
+                        f"allowed values: " + ", ".join(f"{x}Stemmer" for x in SNOWBALL_LANGUAGES))
+    return f"snowball:{lang}"
+
+
+def _same_as_bundled_java_list(path: Path) -> bool:
+    try:
+        from rouge2.analysis.stem import read_resource
+
+        return path.read_bytes() == read_resource("stopwords", "rouge2-java-default.txt")
+    except Exception:
+        return False
+
+
+def _q(value: str) -> str:
+    """A YAML scalar (JSON strings are valid YAML)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def convert_properties(path: str | Path, cwd: str | Path | None = None,
+                       relative_to: str | Path | None = None) -> str:
+    """The YAML config equivalent to the properties file at ``path``.
+
+    Paths are resolved against ``cwd`` (default: the current directory), as
+    the Java tool resolves them; written absolute, or relative to
+    ``relative_to`` when given."""
+    p = Path(path)
+    if not p.is_file():
+        raise UserError(f"properties file not found: {p}")
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise UserError(f"{p}: cannot read: {exc.strerror}") from None
+    # java.util.Properties.load(InputStream) reads ISO-8859-1.
+    text = raw.decode("latin-1")
+    source = str(p)
+    props = parse_properties(text, source)
+    base = Path(cwd) if cwd is not None else Path.cwd()
+    base = base.resolve()
+    rel_base = Path(relative_to).resolve() if relative_to is not None else None
+
+    def where(rel: str) -> Path:
+        q = Path(rel.strip()).expanduser()
+        return q if q.is_absolute() else (base / q)
+
+    def show(q: Path) -> str:
+        q = Path(os.path.normpath(q))
+        if rel_base is not None:
+            return os.path.relpath(q, rel_base)
+        return str(q)
+
+    def get(key: str) -> str:
+        return props.get(key, (JAVA_DEFAULTS[key], 0))[0]
+
+    comments: list[str] = []
+    unknown = sorted(k for k in props if k not in KNOWN_KEYS)
+    for k in unknown:
+        comments.append(f"# note: property {k!r} (line {props[k][1]}) has no equivalent and is ignored")
+
+    measures, notes = _measures(props, source)
+    for n in notes:
+        comments.append(f"# note: {n}")
+
+    beta_text = get("beta").strip()
+    try:
+        beta = float(beta_text)
+    except ValueError:
+        raise UserError(f"{source}:{props['beta'][1]}: beta {beta_text!r} is not a number") from None
+    if beta <= 0:
+        raise UserError(f"{source}:{props['beta'][1]}: beta must be above 0, got {beta_text}")
+
+    project = where(get("project.dir"))
+    lines: list[str] = [
+        f"# Converted by 'rouge2 convert-properties' from {p.resolve()}",
+        f"# Paths were resolved from {base}, as the Java tool resolves them (the folder it runs in).",
+        *comments,
+        "version: 1",
+        "inputs:",
+        "  format: java-project",
+        f"  path: {_q(show(project))}",
+        "  sentences: lines        # the Java tool reads one sentence a line",
+        "preprocess:",
+        "  tokenizer: unicode      # the Java tool tokenizes any script (e.g. Persian)",
+    ]
+    if _bool(get("stemmer.use")):
+        line = props.get("stemmer.name", ("", 0))[1]
+        lines.append(f"  stem: {_q(_stemmer(get('stemmer.name'), source, line))}")
+    else:
+        lines.append("  stem: false")
+    if _bool(get("stopwords.use")):
+        sw = where(get("stopwords.file"))
+        if sw.is_file() and _same_as_bundled_java_list(sw):
+            lines.append(f"  # {sw} holds the Java tool's default list; rouge2 ships it")
+            lines.append("  # (and decodes its three stray 0x94 bytes as the Java tool does):")
+            lines.append("  stopwords: rouge2-java")
+        elif sw.is_file():
+            lines.append(f"  stopwords: {_q(show(sw))}")
+        elif sw.name == JAVA_DEFAULT_STOPWORDS:
+            lines.append("  # the Java tool's stopwords.file was not found at " + str(sw) + ";")
+            lines.append("  # the Java tool would then silently remove no stopwords (its shipped")
+            lines.append("  # results.csv shows this). rouge2 uses its bundled copy of that list:")
+            lines.append("  stopwords: rouge2-java")
+        else:
+            lines.append(f"  # the stopwords.file was not found; fix this path before running:")
+            lines.append(f"  stopwords: {_q(show(sw))}")
+    else:
+        lines.append("  stopwords: false")
+    synonyms = _bool(get("synonyms.use"))
+    lines.append(f"  synonyms: {'true     # WordNet' if synonyms else 'false'}")
+    if "pos_tagger_name" in props and any("topic" in m for m in measures) or (
+            synonyms and "pos_tagger_name" in props):
+        lines.append(f"  # the Java tool tagged with the Stanford model {props['pos_tagger_name'][0].strip()!r};")
+        lines.append("  # rouge2 tags with spaCy (see docs/pos-tagging.md), so some tags can differ.")
+    lines.append("measures:")
+    for m in measures:
+        lines.append(f"  - {_q(m)}")
+    lines.append("multi_reference: average   # the Java tool: P and R averaged over references, F from them")
+    lines.append(f"beta: {beta:g}")
+    lines.append("outputs:")
+    lines.append(f"  dir: {_q(show(base))}")
+    output = get("output").strip().lower()
+    if output == "file":
+        lines.append(f"  csv: {_q(show(where(get('outputFile'))))}")
+    else:
+        lines.append("  csv: false               # output=console: the Java tool printed to the console only")
+    lines.append("  per_summary_jsonl: false  # set a file name to also keep per-summary scores")
+    lines.append("  per_summary_csv: false")
+    lines.append("  summary_json: false       # set a file name to keep the reproducibility signature")
+    lines.append("  console: true")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,402 @@
+"""Execute a validated :class:`~rouge2.run.config.RunConfig`.
+
+1. Build the scorer first (bad options, unknown stopword lists, missing
+   tagger models fail here, before any text is read).
+2. Stream the input items; score each (task, system) pair against all its
+   references with the configured ``multi_reference`` mode; keep only the
+   scores (never the texts); stream per-summary rows into staged files.
+3. Aggregate: the Java CSV has one row per (task, system, measure) - the
+   pair's score as the multi-reference mode combined it (``average`` is the
+   Java tool's: P and R averaged over references, F from the averages).
+   System scores are the mean over the system's tasks of R, P and F (as
+   ROUGE-1.5.5 averages its per-evaluation scores).  Bootstrap intervals
+   resample tasks; comparisons are paired over the tasks both systems have.
+4. Publish every output file at once (:class:`OutputTransaction`); a failure
+   anywhere before leaves no output behind.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from rouge2.errors import UserError
+from rouge2.run.config import RunConfig
+from rouge2.run.inputs import InputItem, read_inputs
+from rouge2.run import outputs as out
+
+Triple = tuple[float, float, float]  # recall, precision, fmeasure
+
+
+@dataclass
+class RunResult:
+    """What a run computed (also what the JSON summary holds)."""
+
+    pairs: dict[tuple[str, str], dict[str, Triple]] = field(default_factory=dict)
+    num_references: dict[tuple[str, str], int] = field(default_factory=dict)
+    systems: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    comparisons: list[dict[str, Any]] = field(default_factory=list)
+    summary: dict[str, Any] = field(default_factory=dict)
+    written: list[Path] = field(default_factory=list)
+    console: str = ""
+
+
+# ---------------------------------------------------------------------------
+# scoring
+
+
+def _default_scorer_factory(measures: Sequence[str], **options):
+    from rouge2.api import Scorer
+
+    return Scorer(list(measures), **options)
+
+
+def _triple(score: Any) -> Triple:
+    try:
+        return float(score.recall), float(score.precision), float(score.fmeasure)
+    except AttributeError:
+        p, r, f = score  # Score is (precision, recall, fmeasure)
+        return float(r), float(p), float(f)
+
+
+def _lookup(scores: Mapping[str, Any], measure: str) -> Any:
+    if measure in scores:
+        return scores[measure]
+    for key, value in scores.items():
+        if str(key).lower() == measure:
+            return value
+    raise KeyError(measure)
+
+
+# ---------------------------------------------------------------------------
+# statistics
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def _percentile(sorted_values: Sequence[float], q: float) -> float:
+    """Linear interpolation between closest ranks (numpy's default)."""
+    if not sorted_values:
+        return 0.0
+    pos = q * (len(sorted_values) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(sorted_values) - 1)
+    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
+
+
+def bootstrap_interval(values: Sequence[float], resamples: int, confidence: float,
+                       rng: random.Random) -> tuple[float, float]:
+    """Percentile bootstrap interval of the mean of ``values`` (tasks resampled)."""
+    n = len(values)
+    if n == 0:
+        return (0.0, 0.0)
+    means = sorted(_mean([values[rng.randrange(n)] for _ in range(n)]) for _ in range(resamples))
+    tail = (1.0 - confidence) / 2.0
+    return (_percentile(means, tail), _percentile(means, 1.0 - tail))
+
+
+def paired_test(a: Sequence[float], b: Sequence[float], test: str, resamples: int,
+                rng: random.Random) -> float:
+    """Two-sided p-value for "mean(a) == mean(b)" over paired values.
+
+    ``approximate-randomization``: each pair's values are swapped with
+    probability 1/2; p = (1 + #{|mean diff| >= |observed|}) / (1 + resamples).
+    ``paired-bootstrap``: pairs resampled with replacement; p = (1 +
+    #{|mean diff - observed| >= |observed|}) / (1 + resamples)."""
+    diffs = [x - y for x, y in zip(a, b)]
+    n = len(diffs)
+    observed = abs(_mean(diffs))
+    eps = 1e-12
+    hits = 0
+    if test == "approximate-randomization":
+        for _ in range(resamples):
+            s = sum(d if rng.random() < 0.5 else -d for d in diffs)
+            if abs(s / n) >= observed - eps:
+                hits += 1
+    elif test == "paired-bootstrap":
+        mean_obs = _mean(diffs)
+        for _ in range(resamples):
+            m = _mean([diffs[rng.randrange(n)] for _ in range(n)])
+            if abs(m - mean_obs) >= observed - eps:
+                hits += 1
+    else:
+        raise ValueError(f"unknown test {test!r}")
+    return (hits + 1) / (resamples + 1)
+
+
+# ---------------------------------------------------------------------------
+# reproducibility
+
+
+def _sha256_file(path: str) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 16), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _component_versions(cfg: RunConfig, scorer: Any) -> dict[str, Any]:
+    try:
+        from rouge2._version import __version__
+    except Exception:  # pragma: no cover
+        __version__ = "unknown"
+    versions: dict[str, Any] = {"rouge2": __version__}
+    tagger = synonyms = None
+    measures = getattr(scorer, "measures", None)
+    for m in (measures.values() if isinstance(measures, Mapping) else ()):
+        for attr in ("tagger", "_tagger"):
+            t = getattr(m, attr, None)
+            if t is not None and isinstance(getattr(t, "signature", None), str):
+                tagger = t.signature
+        for attr in ("synonyms", "matcher", "_synonyms", "_matcher"):
+            s = getattr(m, attr, None)
+            if s is not None and isinstance(getattr(s, "signature", None), str):
+                synonyms = s.signature
+    if any("topic" in m for m in cfg.measures):
+        if tagger is None:
+            try:
+                from rouge2.pos.tagger import default_model
+
+                tagger = f"spacy+{default_model()}"
+            except Exception:
+                tagger = "unknown"
+        versions["tagger"] = tagger
+    syn = cfg.preprocess.synonyms
+    if syn is not False:
+        if isinstance(syn, str):
+            versions["synonym_data"] = f"file sha256:{_sha256_file(syn)}"
+        elif isinstance(syn, tuple):
+            blob = json.dumps([list(g) for g in syn]).encode("utf-8")
+            versions["synonym_data"] = f"inline sha256:{hashlib.sha256(blob).hexdigest()}"
+        else:
+            versions["synonym_data"] = synonyms or "wordnet"
+    sw = cfg.preprocess.stopwords
+    if isinstance(sw, str) and Path(sw).is_file():
+        versions["stopword_file"] = f"sha256:{_sha256_file(sw)}"
+    return versions
+
+
+def signature(cfg: RunConfig, versions: Mapping[str, Any], inputs_sha256: str) -> dict[str, Any]:
+    body = {"settings": cfg.settings(), "versions": dict(versions), "inputs_sha256": inputs_sha256}
+    blob = json.dumps(body, sort_keys=True, ensure_ascii=False).encode("utf-8")
+    return {"sha256": hashlib.sha256(blob).hexdigest(), **body}
+
+
+# ---------------------------------------------------------------------------
+# the run
+
+
+def _check_unsupported(cfg: RunConfig) -> None:
+    if cfg.outputs.topic_report is not None:
+        # TODO: the topic-coverage report (issue 4, item 5) plugs in here.
+        try:
+            from rouge2.run import topic_report  # type: ignore  # noqa: F401
+        except ImportError:
+            raise UserError(f"{cfg.source}: outputs.topic_report: the topic-coverage report is not "
+                            f"available in this version of rouge2; remove the key") from None
+
+
+def run(cfg: RunConfig, *, scorer_factory: Callable[..., Any] | None = None,
+        items: Iterable[InputItem] | None = None, stdout=None, progress: bool | None = None) -> RunResult:
+    """Run ``cfg``; return what was computed.  Outputs are written only if
+    everything succeeded."""
+    _check_unsupported(cfg)
+    stdout = sys.stdout if stdout is None else stdout
+    factory = scorer_factory or _default_scorer_factory
+    try:
+        scorer = factory(cfg.measures, **cfg.score_options())
+    except ImportError as exc:
+        raise UserError(f"{cfg.source}: measures: this installation cannot compute "
+                        f"{', '.join(cfg.measures)} ({exc})") from None
+    versions = _component_versions(cfg, scorer)
+    result = RunResult()
+    o = cfg.outputs
+    measures = list(cfg.measures)
+    input_hash = hashlib.sha256()
+
+    with out.OutputTransaction() as tx:
+        jsonl = tx.open(o.per_summary_jsonl) if o.per_summary_jsonl else None
+        long_csv = out.PerSummaryCsv(tx.open(o.per_summary_csv, newline="")) if o.per_summary_csv else None
+        stream = read_inputs(cfg.inputs) if items is None else items
+        bar = _progress(stream, progress)
+        for item in bar:
+            key = (item.task, item.system)
+            if key in result.pairs:
+                raise UserError(f"{cfg.inputs.path}: task {item.task!r} has system {item.system!r} twice; "
+                                f"each (task, system) pair must appear once")
+            for part in (item.task, item.system, item.candidate, *item.references):
+                input_hash.update(part.encode("utf-8"))
+                input_hash.update(b"\x00")
+            input_hash.update(b"\x01")
+            scores = scorer.score(item.candidate, list(item.references))
+            triples = {m: _triple(_lookup(scores, m)) for m in measures}
+            result.pairs[key] = triples
+            result.num_references[key] = len(item.references)
+            if jsonl is not None:
+                out.write_jsonl_record(jsonl, out.per_summary_record(
+                    item.task, item.system, item.reference_names, triples))
+            if long_csv is not None:
+                long_csv.write(item.task, item.system, len(item.references), triples)
+        if not result.pairs:
+            raise UserError(f"{cfg.inputs.path}: no summaries to score")
+
+        _aggregate(cfg, result)
+        result.comparisons = _compare(cfg, result)
+        result.summary = _summary(cfg, result, versions, input_hash.hexdigest())
+
+        if o.csv:
+            with tx.open(o.csv) as f:
+                out.write_java_csv(f, _java_groups(cfg, result))
+        if o.summary_json:
+            with tx.open(o.summary_json) as f:
+                out.write_json(f, result.summary)
+        result.console = _console(cfg, result)
+        result.written = tx.commit()
+    if o.console:
+        stdout.write(result.console)
+        if result.written:
+            stdout.write("wrote " + ", ".join(str(p) for p in result.written) + "\n")
+    return result
+
+
+def _progress(stream: Iterable[InputItem], enabled: bool | None):
+    """A tqdm progress bar on an interactive stderr; the plain stream otherwise."""
+    if enabled is None:
+        enabled = sys.stderr.isatty()
+    if not enabled:
+        return stream
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return stream
+    return tqdm(stream, desc="scoring", unit=" summaries", file=sys.stderr, leave=False)
+
+
+def _systems(result: RunResult) -> list[str]:
+    return sorted({s for _, s in result.pairs})
+
+
+def _tasks_of(result: RunResult, system: str) -> list[str]:
+    return sorted(t for t, s in result.pairs if s == system)
+
+
+def _aggregate(cfg: RunConfig, result: RunResult) -> None:
+    bs = cfg.bootstrap
+    for system in _systems(result):
+        tasks = _tasks_of(result, system)
+        per_measure: dict[str, dict[str, Any]] = {}
+        for m in cfg.measures:
+            rs = [result.pairs[(t, system)][m][0] for t in tasks]
+            ps = [result.pairs[(t, system)][m][1] for t in tasks]
+            fs = [result.pairs[(t, system)][m][2] for t in tasks]
+            entry: dict[str, Any] = {"recall": _mean(rs), "precision": _mean(ps),
+                                     "fmeasure": _mean(fs), "tasks": len(tasks)}
+            if bs is not None:
+                ci = {}
+                for name, values in (("recall", rs), ("precision", ps), ("fmeasure", fs)):
+                    rng = random.Random(f"{bs.seed}|{system}|{m}|{name}")
+                    ci[name] = list(bootstrap_interval(values, bs.resamples, bs.confidence, rng))
+                entry["ci"] = ci
+            per_measure[m] = entry
+        result.systems[system] = per_measure
+
+
+def _compare(cfg: RunConfig, result: RunResult) -> list[dict[str, Any]]:
+    if cfg.compare is None:
+        return []
+    known = _systems(result)
+    comparisons = []
+    for a, b in cfg.compare.pairs:
+        for name in (a, b):
+            if name not in result.systems:
+                raise UserError(f"{cfg.source}: compare.pairs: no system named {name!r} in the inputs; "
+                                f"systems: {', '.join(known)}")
+        common = sorted(set(_tasks_of(result, a)) & set(_tasks_of(result, b)))
+        if not common:
+            raise UserError(f"{cfg.source}: compare.pairs: {a!r} and {b!r} share no task")
+        for m in cfg.measures:
+            fa = [result.pairs[(t, a)][m][2] for t in common]
+            fb = [result.pairs[(t, b)][m][2] for t in common]
+            rng = random.Random(f"{cfg.compare.seed}|{a}|{b}|{m}")
+            p = paired_test(fa, fb, cfg.compare.test, cfg.compare.resamples, rng)
+            comparisons.append({
+                "system_a": a, "system_b": b, "measure": m, "score": "fmeasure",
+                "mean_a": _mean(fa), "mean_b": _mean(fb), "difference": _mean(fa) - _mean(fb),
+                "p_value": p, "test": cfg.compare.test, "tasks": len(common),
+                "resamples": cfg.compare.resamples, "seed": cfg.compare.seed,
+            })
+    return comparisons
+
+
+def _labels(cfg: RunConfig) -> dict[str, str]:
+    p = cfg.preprocess
+    return out.java_labels(cfg.measures, stopwords=p.stopwords is not False,
+                           stem=p.stem is not False, synonyms=p.synonyms is not False)
+
+
+def _java_groups(cfg: RunConfig, result: RunResult) -> Iterable[list[out.JavaRow]]:
+    labels = _labels(cfg)
+    tasks = sorted({t for t, _ in result.pairs})
+    by_task: dict[str, list[str]] = {}
+    for t, s in result.pairs:
+        by_task.setdefault(t, []).append(s)
+    for task in tasks:
+        systems = sorted(by_task[task])
+        for m in cfg.measures:
+            group = []
+            for system in systems:
+                r, p, f = result.pairs[(task, system)][m]
+                group.append(out.JavaRow(labels[m], task, system, r, p, f,
+                                         result.num_references[(task, system)]))
+            yield group
+
+
+def _summary(cfg: RunConfig, result: RunResult, versions: Mapping[str, Any],
+             inputs_sha256: str) -> dict[str, Any]:
+    tasks = {t for t, _ in result.pairs}
+    return {
+        "rouge2_run_summary": 1,
+        "name": cfg.name,
+        "config": str(cfg.source) if cfg.source else None,
+        "signature": signature(cfg, versions, inputs_sha256),
+        "counts": {"tasks": len(tasks), "systems": len(result.systems),
+                   "summaries": len(result.pairs)},
+        "systems": result.systems,
+        "comparisons": result.comparisons,
+        "notes": {
+            "system_scores": "mean over the system's tasks of recall, precision and F",
+            "multi_reference": cfg.multi_reference,
+            "bootstrap": None if cfg.bootstrap is None else
+            "percentile intervals over tasks resampled with replacement",
+        },
+    }
+
+
+def _console(cfg: RunConfig, result: RunResult) -> str:
+    labels = _labels(cfg)
+    rows = []
+    for system, per in result.systems.items():
+        for m in cfg.measures:
+            e = per[m]
+            rows.append({"system": system, "measure": labels[m], "recall": e["recall"],
+                         "precision": e["precision"], "fmeasure": e["fmeasure"],
+                         "tasks": e["tasks"], "ci": (e.get("ci") or {}).get("fmeasure")})
+    c = result.summary["counts"]
+    def n(k: int, word: str) -> str:
+        return f"{k} {word}{'' if k == 1 else 's'}"
+
+    title = (f"rouge2 run{': ' + cfg.name if cfg.name else ''} - {n(c['systems'], 'system')}, "
+             f"{n(c['tasks'], 'task')}, {n(c['summaries'], 'summary').replace('summarys', 'summaries')}; "
+             f"multi_reference={cfg.multi_reference}; "
+             f"signature {result.summary['signature']['sha256'][:12]}")
+    text = out.format_console_table(rows, title=title,
+                                    confidence=cfg.bootstrap.confidence if cfg.bootstrap else None)
+    return text + out.format_comparisons(result.comparisons)
