@@ -18,6 +18,7 @@ rouge2 {__version__}: ROUGE as ROUGE-1.5.5 scores it, plus the ROUGE 2.0 measure
 commands:
   run CONFIG.yaml                  run an evaluation described by a YAML config
   rouge155 [options] CONFIG.xml    drop-in for ROUGE-1.5.5.pl (same options, same report)
+  rouge155-shim DIR                write DIR/ROUGE-1.5.5.pl for pyrouge / files2rouge
   score -c CAND -r REF [REF ...]   score one candidate file against reference files
   convert-properties FILE          print a YAML config equivalent to a Java ROUGE 2.0 rouge.properties
 
@@ -37,6 +38,10 @@ def _dispatch(argv: list[str]) -> int:
         from rouge2.rouge155.cli import main as rouge155_main
 
         return rouge155_main(rest)
+    if command == "rouge155-shim":
+        from rouge2.rouge155.shim import main as shim_main
+
+        return shim_main(rest)
     if command == "run":
         from rouge2.run.cli import run_main
 
@@ -49,7 +54,7 @@ def _dispatch(argv: list[str]) -> int:
         from rouge2.score_cli import main as score_main
 
         return score_main(rest)
-    raise UserError(f"unknown command {command!r}: use run, rouge155, score or convert-properties (see 'rouge2 -h')")
+    raise UserError(f"unknown command {command!r}: use run, rouge155, rouge155-shim, score or convert-properties (see 'rouge2 -h')")
 
 
 def main(argv: list[str] | None = None) -> int:
