@@ -17,6 +17,20 @@ class _Parser(argparse.ArgumentParser):
         raise UserError(f"{message} (see 'rouge2 {self.prog.split()[-1]} -h')")
 
 
+def _jobs(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of processes, got {text!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 (one per core) or more, got {n}")
+    if n == 0:
+        import os
+
+        n = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return n
+
+
 def run_main(argv: list[str]) -> int:
     parser = _Parser(
         prog="rouge2 run",
@@ -29,6 +43,9 @@ def run_main(argv: list[str]) -> int:
                         help="do not print the console table (files are still written)")
     parser.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                         help="progress bar on stderr: auto = only on a terminal")
+    parser.add_argument("--jobs", "-j", type=_jobs, default=1, metavar="N",
+                        help="score in N processes (results identical to one process; "
+                             "0 = one per CPU core; default 1)")
     args = parser.parse_args(argv)
 
     from rouge2.run.config import load_config
@@ -45,7 +62,7 @@ def run_main(argv: list[str]) -> int:
     from rouge2.run.runner import run
 
     progress = {"auto": None, "on": True, "off": False}[args.progress]
-    run(cfg, progress=progress)
+    run(cfg, progress=progress, jobs=args.jobs)
     return 0
 
 

@@ -113,7 +113,9 @@ class OutputsConfig:
     per_summary_csv: Path | None
     summary_json: Path | None
     console: bool = True
-    topic_report: Path | None = None
+    topic_report: Path | None = None        # the HTML page
+    topic_report_csv: Path | None = None    # the CSV next to it
+    topic_report_topics: str | None = None  # parts of speech; None: the first topic measure's
 
 
 @dataclass(frozen=True)
@@ -613,38 +615,90 @@ def _compare(ctx: _Ctx, node: yaml.Node) -> CompareConfig | None:
     return CompareConfig(**kw)
 
 
-def _outputs(ctx: _Ctx, node: yaml.Node | None) -> OutputsConfig:
+_TOPIC_REPORT_KEYS = ("file", "topics")
+TOPIC_REPORT_DEFAULT = "topic_coverage"
+
+
+def _topic_report_base(ctx: _Ctx, node: yaml.Node, key: str, out_dir: Path) -> Path:
+    text = _str(ctx, node, key, "a file name, true or false")
+    if not text.strip():
+        raise ctx.fail(node, f"{key}: expected a file name, got an empty value")
+    p = Path(text).expanduser()
+    if p.suffix.lower() in (".html", ".htm", ".csv"):
+        p = p.with_suffix("")
+    return p if p.is_absolute() else out_dir / p
+
+
+def _topic_report(ctx: _Ctx, node: yaml.Node, out_dir: Path,
+                  measures: tuple[str, ...]) -> tuple[Path | None, str | None]:
+    """``outputs.topic_report``: false/null, true, a file name, or a mapping
+    ``{file, topics}``.  Returns (base path without suffix, topics spec)."""
+    if _is_null(node) or (_is_bool(node) and not ctx.value(node)):
+        return None, None
+    base: Path = out_dir / TOPIC_REPORT_DEFAULT
+    topics: str | None = None
+    if _is_bool(node):
+        pass
+    elif isinstance(node, yaml.MappingNode):
+        m = _mapping(ctx, node, "outputs.topic_report", _TOPIC_REPORT_KEYS)
+        if "file" in m:
+            base = _topic_report_base(ctx, m["file"][1], "outputs.topic_report.file", out_dir)
+        if "topics" in m:
+            tnode = m["topics"][1]
+            spec = _str(ctx, tnode, "outputs.topic_report.topics", "parts of speech such as nn|jj")
+            from rouge2.pos.topics import TopicSelector
+
+            try:
+                topics = str(TopicSelector.parse(spec)).lower()
+            except UserError as exc:
+                raise ctx.fail(tnode, f"outputs.topic_report.topics: {exc}") from None
+    else:
+        base = _topic_report_base(ctx, node, "outputs.topic_report", out_dir)
+    if topics is None and not any(m.startswith("rouge-topic") for m in measures):
+        raise ctx.fail(node, "outputs.topic_report: the run has no topic measure to take the parts "
+                             "of speech from; add one (e.g. \"rouge-topic-nn|jj\") or write "
+                             "topic_report: {topics: nn|jj}")
+    return base, topics
+
+
+def _outputs(ctx: _Ctx, node: yaml.Node | None, measures: tuple[str, ...] = ()) -> OutputsConfig:
     m = {} if node is None or _is_null(node) else _mapping(ctx, node, "outputs", _OUTPUT_KEYS)
     out_dir = _path(ctx, m["dir"][1], "outputs.dir") if "dir" in m else ctx.base / OUTPUT_DEFAULTS["dir"]
     if out_dir.exists() and not out_dir.is_dir():
         raise ctx.fail(m["dir"][1] if "dir" in m else node, f"outputs.dir: {out_dir} is a file, not a folder")
     files: dict[str, Path | None] = {}
-    for key in ("csv", "per_summary_jsonl", "per_summary_csv", "summary_json", "topic_report"):
-        default = OUTPUT_DEFAULTS.get(key)
+    for key in ("csv", "per_summary_jsonl", "per_summary_csv", "summary_json"):
+        default = OUTPUT_DEFAULTS[key]
         if key not in m:
-            files[key] = out_dir / default if default else None
+            files[key] = out_dir / default
             continue
         vnode = m[key][1]
         if _is_null(vnode) or (_is_bool(vnode) and not ctx.value(vnode)):
             files[key] = None
         elif _is_bool(vnode):
-            if default is None:
-                default = "topic_report.html"
             files[key] = out_dir / default
         else:
             text = _str(ctx, vnode, f"outputs.{key}", "a file name, true or false")
             p = Path(text).expanduser()
             files[key] = p if p.is_absolute() else out_dir / p
+    topics = None
+    files["topic_report"] = files["topic_report_csv"] = None
+    if "topic_report" in m:
+        base, topics = _topic_report(ctx, m["topic_report"][1], out_dir, measures)
+        if base is not None:
+            files["topic_report"] = base.with_name(base.name + ".html")
+            files["topic_report_csv"] = base.with_name(base.name + ".csv")
     console = _bool(ctx, m["console"][1], "outputs.console") if "console" in m else True
     seen: dict[Path, str] = {}
     for key, p in files.items():
         if p is None:
             continue
+        name = "topic_report" if key == "topic_report_csv" else key
         if p in seen:
-            raise ctx.fail(m[key][1] if key in m else node,
-                           f"outputs.{key}: writes to the same file as outputs.{seen[p]}: {p}")
-        seen[p] = key
-    return OutputsConfig(dir=out_dir, console=console, **files)
+            raise ctx.fail(m[name][1] if name in m else node,
+                           f"outputs.{name}: writes to the same file as outputs.{seen[p]}: {p}")
+        seen[p] = name
+    return OutputsConfig(dir=out_dir, console=console, topic_report_topics=topics, **files)
 
 
 # ---------------------------------------------------------------------------
@@ -696,7 +750,7 @@ def parse_config(text: str, source: str | Path | None = None,
         alpha = None
     bootstrap = _bootstrap(ctx, m["bootstrap"][1]) if "bootstrap" in m else None
     compare = _compare(ctx, m["compare"][1]) if "compare" in m else None
-    outputs = _outputs(ctx, m["outputs"][1] if "outputs" in m else None)
+    outputs = _outputs(ctx, m["outputs"][1] if "outputs" in m else None, measures)
     return RunConfig(
         source=Path(source).resolve() if source is not None else None,
         name=name, inputs=inputs, preprocess=preprocess, measures=measures,

@@ -194,57 +194,173 @@ def signature(cfg: RunConfig, versions: Mapping[str, Any], inputs_sha256: str) -
 # the run
 
 
-def _check_unsupported(cfg: RunConfig) -> None:
-    if cfg.outputs.topic_report is not None:
-        # TODO: the topic-coverage report (issue 4, item 5) plugs in here.
-        try:
-            from rouge2.run import topic_report  # type: ignore  # noqa: F401
-        except ImportError:
-            raise UserError(f"{cfg.source}: outputs.topic_report: the topic-coverage report is not "
-                            f"available in this version of rouge2; remove the key") from None
+class _PairScorer:
+    """Scores one input item: the measures' triples, and the topic coverage
+    when the report is on.  Built once per process (``--jobs``: per worker)."""
+
+    def __init__(self, factory: Callable[..., Any], measures: Sequence[str],
+                 options: Mapping[str, Any], report_topics: str | None, scorer: Any = None):
+        self.measures = list(measures)
+        self.scorer = scorer if scorer is not None else factory(list(measures), **options)
+        self.coverage = None
+        if report_topics is not None:
+            from rouge2.run.topic_report import TopicCoverage
+
+            self.coverage = TopicCoverage(self.scorer, report_topics)
+
+    def __call__(self, item: InputItem):
+        scores = self.scorer.score(item.candidate, list(item.references))
+        triples = {m: _triple(_lookup(scores, m)) for m in self.measures}
+        cov = None
+        if self.coverage is not None:
+            cov = self.coverage.pair(item.task, item.system, item.candidate, item.references,
+                                     item.reference_names)
+        return triples, cov
+
+
+# Worker-process side of --jobs (top-level, so the spawn start method can pickle them).
+_WORKER: _PairScorer | None = None
+
+
+def _init_worker(factory, measures, options, report_topics) -> None:
+    global _WORKER
+    _WORKER = _PairScorer(factory, measures, options, report_topics)
+
+
+def _score_chunk(chunk: list[InputItem]) -> list:
+    assert _WORKER is not None
+    return [_WORKER(item) for item in chunk]
+
+
+#: a chunk is closed at the first task boundary after this many items ...
+CHUNK_ITEMS = 16
+#: ... and in any case at this many (one task with very many systems)
+CHUNK_MAX_ITEMS = 128
+
+
+def _chunks(items: Iterable[InputItem]) -> Iterable[list[InputItem]]:
+    """Consecutive items, whole tasks together where possible (a worker then
+    analyses a task's references once)."""
+    chunk: list[InputItem] = []
+    for item in items:
+        if chunk and (len(chunk) >= CHUNK_MAX_ITEMS
+                      or (len(chunk) >= CHUNK_ITEMS and item.task != chunk[-1].task)):
+            yield chunk
+            chunk = []
+        chunk.append(item)
+    if chunk:
+        yield chunk
+
+
+def _scored(items: Iterable[InputItem], pair_scorer: _PairScorer, jobs: int,
+            worker_args: tuple) -> Iterable[tuple[InputItem, Any]]:
+    """``(item, (triples, coverage))`` in input order, computed here (``jobs``
+    1) or by ``jobs`` spawned processes.  At most ``2 * jobs`` chunks are in
+    flight, so memory does not grow with the input."""
+    if jobs <= 1:
+        for item in items:
+            yield item, pair_scorer(item)
+        return
+    import multiprocessing
+    from collections import deque
+    from concurrent.futures import ProcessPoolExecutor
+
+    ctx = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
+                               initargs=worker_args)
+    try:
+        window: deque = deque()
+        for chunk in _chunks(items):
+            window.append((chunk, pool.submit(_score_chunk, chunk)))
+            while len(window) >= 2 * jobs:
+                done, fut = window.popleft()
+                yield from zip(done, fut.result())
+        while window:
+            done, fut = window.popleft()
+            yield from zip(done, fut.result())
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def run(cfg: RunConfig, *, scorer_factory: Callable[..., Any] | None = None,
-        items: Iterable[InputItem] | None = None, stdout=None, progress: bool | None = None) -> RunResult:
+        items: Iterable[InputItem] | None = None, stdout=None, progress: bool | None = None,
+        jobs: int = 1) -> RunResult:
     """Run ``cfg``; return what was computed.  Outputs are written only if
-    everything succeeded."""
-    _check_unsupported(cfg)
+    everything succeeded.  ``jobs`` > 1 scores in that many processes
+    (results identical to ``jobs`` 1)."""
+    if not isinstance(jobs, int) or jobs < 1:
+        raise UserError(f"--jobs: expected a whole number of processes >= 1, got {jobs!r}")
     stdout = sys.stdout if stdout is None else stdout
     factory = scorer_factory or _default_scorer_factory
+    options = cfg.score_options()
     try:
-        scorer = factory(cfg.measures, **cfg.score_options())
+        scorer = factory(cfg.measures, **options)
     except ImportError as exc:
         raise UserError(f"{cfg.source}: measures: this installation cannot compute "
                         f"{', '.join(cfg.measures)} ({exc})") from None
+    o = cfg.outputs
+    report_topics = None
+    if o.topic_report is not None:
+        from rouge2.run.topic_report import report_topics as _report_topics
+
+        report_topics = _report_topics(cfg)
+    try:
+        pair_scorer = _PairScorer(factory, cfg.measures, options, report_topics, scorer=scorer)
+    except ImportError as exc:
+        raise UserError(f"{cfg.source}: outputs.topic_report: this installation cannot tag "
+                        f"parts of speech ({exc})") from None
     versions = _component_versions(cfg, scorer)
     result = RunResult()
-    o = cfg.outputs
     measures = list(cfg.measures)
     input_hash = hashlib.sha256()
 
     with out.OutputTransaction() as tx:
         jsonl = tx.open(o.per_summary_jsonl) if o.per_summary_jsonl else None
         long_csv = out.PerSummaryCsv(tx.open(o.per_summary_csv, newline="")) if o.per_summary_csv else None
+        report = None
+        if pair_scorer.coverage is not None:
+            from rouge2.run.topic_report import TopicReportWriter
+
+            report = TopicReportWriter(tx.open(o.topic_report_csv, newline=""),
+                                       pair_scorer.coverage.selection,
+                                       synonyms=pair_scorer.coverage.relation is not None,
+                                       title=cfg.name)
+        seen: set[tuple[str, str]] = set()
+
+        def checked(stream: Iterable[InputItem]) -> Iterable[InputItem]:
+            for item in stream:
+                key = (item.task, item.system)
+                if key in seen:
+                    raise UserError(f"{cfg.inputs.path}: task {item.task!r} has system {item.system!r} "
+                                    f"twice; each (task, system) pair must appear once")
+                seen.add(key)
+                for part in (item.task, item.system, item.candidate, *item.references):
+                    input_hash.update(part.encode("utf-8"))
+                    input_hash.update(b"\x00")
+                input_hash.update(b"\x01")
+                yield item
+
         stream = read_inputs(cfg.inputs) if items is None else items
-        bar = _progress(stream, progress)
-        for item in bar:
-            key = (item.task, item.system)
-            if key in result.pairs:
-                raise UserError(f"{cfg.inputs.path}: task {item.task!r} has system {item.system!r} twice; "
-                                f"each (task, system) pair must appear once")
-            for part in (item.task, item.system, item.candidate, *item.references):
-                input_hash.update(part.encode("utf-8"))
-                input_hash.update(b"\x00")
-            input_hash.update(b"\x01")
-            scores = scorer.score(item.candidate, list(item.references))
-            triples = {m: _triple(_lookup(scores, m)) for m in measures}
-            result.pairs[key] = triples
-            result.num_references[key] = len(item.references)
-            if jsonl is not None:
-                out.write_jsonl_record(jsonl, out.per_summary_record(
-                    item.task, item.system, item.reference_names, triples))
-            if long_csv is not None:
-                long_csv.write(item.task, item.system, len(item.references), triples)
+        scored = _scored(checked(stream), pair_scorer, jobs,
+                         (factory, measures, options, report_topics))
+        try:
+            for item, (triples, cov) in _progress(scored, progress):
+                key = (item.task, item.system)
+                result.pairs[key] = triples
+                result.num_references[key] = len(item.references)
+                if jsonl is not None:
+                    out.write_jsonl_record(jsonl, out.per_summary_record(
+                        item.task, item.system, item.reference_names, triples))
+                if long_csv is not None:
+                    long_csv.write(item.task, item.system, len(item.references), triples)
+                if report is not None:
+                    report.add(item.system, cov)
+        except BaseException:
+            if report is not None:
+                report.close()
+            raise
+        finally:
+            scored.close()  # stops worker processes early on a failure
         if not result.pairs:
             raise UserError(f"{cfg.inputs.path}: no summaries to score")
 
@@ -258,6 +374,9 @@ def run(cfg: RunConfig, *, scorer_factory: Callable[..., Any] | None = None,
         if o.summary_json:
             with tx.open(o.summary_json) as f:
                 out.write_json(f, result.summary)
+        if report is not None:
+            with tx.open(o.topic_report) as f:
+                report.finish(f)
         result.console = _console(cfg, result)
         result.written = tx.commit()
     if o.console:
