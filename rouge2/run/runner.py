@@ -44,6 +44,10 @@ class RunResult:
     summary: dict[str, Any] = field(default_factory=dict)
     written: list[Path] = field(default_factory=list)
     console: str = ""
+    #: texts with no words after preprocessing (empty, punctuation only, all
+    #: stopwords): they score 0, and the console and summary say how many
+    empty_candidates: int = 0
+    empty_references: int = 0
 
 
 # ---------------------------------------------------------------------------
@@ -334,6 +338,10 @@ def run(cfg: RunConfig, *, scorer_factory: Callable[..., Any] | None = None,
                     raise UserError(f"{cfg.inputs.path}: task {item.task!r} has system {item.system!r} "
                                     f"twice; each (task, system) pair must appear once")
                 seen.add(key)
+                analyze = pair_scorer.scorer.analyzer.analyze
+                if analyze(item.candidate, cache=False).is_empty:
+                    result.empty_candidates += 1
+                result.empty_references += sum(1 for r in item.references if analyze(r).is_empty)
                 for part in (item.task, item.system, item.candidate, *item.references):
                     input_hash.update(part.encode("utf-8"))
                     input_hash.update(b"\x00")
@@ -491,6 +499,9 @@ def _summary(cfg: RunConfig, result: RunResult, versions: Mapping[str, Any],
         "systems": result.systems,
         "comparisons": result.comparisons,
         "notes": {
+            "empty_texts": {"candidates": result.empty_candidates,
+                            "references": result.empty_references,
+                            "meaning": "no words after preprocessing; such a pair scores 0"},
             "system_scores": "mean over the system's tasks of recall, precision and F",
             "multi_reference": cfg.multi_reference,
             "bootstrap": None if cfg.bootstrap is None else
@@ -518,4 +529,8 @@ def _console(cfg: RunConfig, result: RunResult) -> str:
              f"signature {result.summary['signature']['sha256'][:12]}")
     text = out.format_console_table(rows, title=title,
                                     confidence=cfg.bootstrap.confidence if cfg.bootstrap else None)
+    if result.empty_candidates or result.empty_references:
+        text += (f"note: {n(result.empty_candidates, 'candidate')} and "
+                 f"{n(result.empty_references, 'reference')} have no words after preprocessing "
+                 "(empty, punctuation only or all stopwords); they score 0 (docs/measures.md)\n")
     return text + out.format_comparisons(result.comparisons)
