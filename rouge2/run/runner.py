@@ -338,10 +338,12 @@ def run(cfg: RunConfig, *, scorer_factory: Callable[..., Any] | None = None,
                     raise UserError(f"{cfg.inputs.path}: task {item.task!r} has system {item.system!r} "
                                     f"twice; each (task, system) pair must appear once")
                 seen.add(key)
-                analyze = pair_scorer.scorer.analyzer.analyze
-                if analyze(item.candidate, cache=False).is_empty:
-                    result.empty_candidates += 1
-                result.empty_references += sum(1 for r in item.references if analyze(r).is_empty)
+                analyzer = getattr(pair_scorer.scorer, "analyzer", None)
+                if analyzer is not None:
+                    if analyzer.analyze(item.candidate, cache=False).is_empty:
+                        result.empty_candidates += 1
+                    result.empty_references += sum(
+                        1 for r in item.references if analyzer.analyze(r).is_empty)
                 for part in (item.task, item.system, item.candidate, *item.references):
                     input_hash.update(part.encode("utf-8"))
                     input_hash.update(b"\x00")
