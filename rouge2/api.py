@@ -16,6 +16,8 @@ from rouge2.measures.base import PairStats
 
 DEFAULT_MEASURES = ("rouge-1", "rouge-2", "rouge-l")
 
+_new_score = tuple.__new__  # Score(p, r, f) without the NamedTuple's Python-level __new__
+
 _OPTIONS = (
     "stem",
     "stopwords",
@@ -137,12 +139,18 @@ class Scorer:
         if len(references) == 1:
             # Every multi-reference mode agrees on a single reference.
             ref = analyze(references[0])
+            w_p = 1.0 - alpha  # weight of precision in the F denominator
             for name, m in self.measures.items():
                 s = m.stats(cand, ref)
-                p = m.precision(s)
-                r = m.recall(s)
-                d = (1.0 - alpha) * p + alpha * r
-                out[name] = Score(p, r, p * r / d if d > 0 else 0.0)
+                if m.plain_ratios:  # Measure.precision and Measure.recall, inlined
+                    hit, ref_total, cand_total = s
+                    p = hit / cand_total if cand_total else 0.0
+                    r = hit / ref_total if ref_total else 0.0
+                else:
+                    p = m.precision(s)
+                    r = m.recall(s)
+                d = w_p * p + alpha * r
+                out[name] = _new_score(Score, (p, r, p * r / d if d > 0 else 0.0))
             return out
         refs = [analyze(r) for r in references]
         mode = self.mode

@@ -34,7 +34,7 @@ def _byte_table() -> bytes:
 _ROUGE155_TABLE = _byte_table()
 
 
-def rouge155_tokens(text: str) -> list[str]:
+def py_rouge155_tokens(text: str) -> list[str]:
     """Tokens of ``text`` as ROUGE-1.5.5.pl keeps them (``-`` tokens dropped).
 
     Only ASCII letters and digits survive, so one byte-translation pass
@@ -44,6 +44,16 @@ def rouge155_tokens(text: str) -> list[str]:
     them, such as the Kelvin sign, onto ASCII letters.
     """
     return text.encode("ascii", "replace").translate(_ROUGE155_TABLE).decode("ascii").split()
+
+
+def _rouge155_tokenizer():
+    """The C tokenizer when rouge2._speedups is in use (same tokens), else Python."""
+    from rouge2.measures import _kernels
+
+    return _kernels.rouge155_tokens or py_rouge155_tokens
+
+
+rouge155_tokens = _rouge155_tokenizer()
 
 
 @lru_cache(maxsize=1)

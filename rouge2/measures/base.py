@@ -53,6 +53,13 @@ class Measure:
     relation = None
     #: a tagger is needed (topic measures)
     needs_tagger = False
+    #: recall is hit / ref_total and precision hit / cand_total (the base
+    #: methods, not overridden); set for each subclass automatically
+    plain_ratios = True
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.plain_ratios = cls.recall is Measure.recall and cls.precision is Measure.precision
 
     def use_synonyms(self, relation) -> None:
         """Let units match through ``relation`` as well as by equality."""

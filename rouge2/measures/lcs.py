@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from collections import Counter
 
+from rouge2.measures import _kernels
 from rouge2.measures.base import Measure, PairStats
+from rouge2.measures.ngram import ids_of, token_ids
 
 
 def position_masks(tokens) -> dict:
@@ -79,6 +81,10 @@ def _sentence_masks(text):
     return text.feature("lcs-masks", lambda t: [position_masks(s) for s in t.sentences])
 
 
+def _sentence_ids(text):
+    return text.feature("lcs-ids", lambda t: [ids_of(s) for s in t.sentences])
+
+
 def _unigrams(text):
     return text.feature(("ngram", 1), lambda t: (Counter(t.tokens), len(t.tokens)))
 
@@ -98,7 +104,6 @@ class LCS(Measure):
         if self.relation is not None:
             return PairStats(self._synonym_hits(cand, ref), base, cand_total)
         cand_sents = cand.sentences
-        ref_masks = _sentence_masks(ref)
         if (
             len(ref_sents) == 1
             and len(cand_sents) == 1
@@ -107,21 +112,36 @@ class LCS(Measure):
         ):
             # One sentence each: every LCS token has an unused copy on both
             # sides, so the clipping cannot bind and the length is the hit count.
-            return PairStats(lcs_length(ref_masks[0], base, cand_sents[0]), base, cand_total)
+            if _kernels.HAVE_C:
+                return PairStats(_kernels.lcs_length(token_ids(ref), token_ids(cand)), base, cand_total)
+            return PairStats(lcs_length(_sentence_masks(ref)[0], base, cand_sents[0]), base, cand_total)
+        c_marks = _kernels.lcs_marks  # C traceback for sentences of <= 64 words
+        if c_marks is not None:
+            ref_ids = _sentence_ids(ref)
+            cand_ids = _sentence_ids(cand)
         ref_left = dict(_unigrams(ref)[0])
         cand_left = dict(_unigrams(cand)[0])
         hit = 0
-        for sent, masks in zip(ref_sents, ref_masks):
+        for k, sent in enumerate(ref_sents):
             m = len(sent)
             if not m:
                 continue
             union = 0
             full = (1 << m) - 1
-            for peer in cand_sents:
-                if peer:
-                    union |= lcs_marks(masks, m, peer)
-                    if union == full:
-                        break
+            if c_marks is not None and m <= 64:
+                sent_ids = ref_ids[k]
+                for peer in cand_ids:
+                    if peer:
+                        union |= c_marks(sent_ids, peer)
+                        if union == full:
+                            break
+            else:
+                masks = _sentence_masks(ref)[k]
+                for peer in cand_sents:
+                    if peer:
+                        union |= lcs_marks(masks, m, peer)
+                        if union == full:
+                            break
             while union:
                 low = union & -union
                 tok = sent[low.bit_length() - 1]

@@ -14,25 +14,39 @@ from __future__ import annotations
 
 from collections import Counter
 
+from rouge2.measures import _kernels
 from rouge2.measures.base import Measure, PairStats, perl_round5
 
 _VOCAB: dict[str, int] = {}
 
 
+def py_token_ids(tokens, vocab: dict) -> list[int]:
+    """``[vocab[t] for t in tokens]``, new words getting the next free ids."""
+    ids = list(map(vocab.get, tokens))
+    if None in ids:  # words never seen before get the next free ids
+        for pos, (tok, i) in enumerate(zip(tokens, ids)):
+            if i is None:
+                i = vocab.get(tok)
+                if i is None:
+                    i = vocab[tok] = len(vocab)
+                ids[pos] = i
+    return ids
+
+
+_token_ids = _kernels.token_ids or py_token_ids
+
+
+def ids_of(tokens) -> list[int]:
+    """Process-wide ids of a list of tokens (no caching)."""
+    return _token_ids(tokens, _VOCAB)
+
+
 def token_ids(text) -> list[int]:
     """The text's tokens as process-wide integer ids (computed once per text)."""
-    ids = text.features.get("ids")
+    feats = text.features
+    ids = feats.get("ids")
     if ids is None:
-        vocab = _VOCAB
-        ids = list(map(vocab.get, text.tokens))
-        if None in ids:  # words never seen before get the next free ids
-            for pos, (tok, i) in enumerate(zip(text.tokens, ids)):
-                if i is None:
-                    i = vocab.get(tok)
-                    if i is None:
-                        i = vocab[tok] = len(vocab)
-                    ids[pos] = i
-        text.features["ids"] = ids
+        ids = feats["ids"] = _token_ids(text.tokens, _VOCAB)
     return ids
 
 
@@ -88,6 +102,16 @@ class NGram(Measure):
         return text.feature(("ngram-surface", n), lambda t: surface_ngrams(t.surface, n))
 
     def stats(self, cand, ref) -> PairStats:
+        if _kernels.HAVE_C and self.relation is None:
+            # The C kernel counts straight from the id lists (no Counters).
+            c_ids = token_ids(cand)
+            r_ids = token_ids(ref)
+            n = self.n
+            c_total = len(c_ids) - n + 1
+            r_total = len(r_ids) - n + 1
+            if c_total <= 0 or r_total <= 0:
+                return PairStats(0, max(0, r_total), max(0, c_total))
+            return PairStats(_kernels.ngram_hits(c_ids, r_ids, n), r_total, c_total)
         c_counts, c_total = self._features(cand)
         r_counts, r_total = self._features(ref)
         if not c_total or not r_total:
