@@ -24,7 +24,7 @@ class AnalyzedText:
     holds a part-of-speech tag per token when a tagger was used.
     """
 
-    __slots__ = ("tokens", "sentences", "surface", "tags", "features", "source")
+    __slots__ = ("tokens", "sentences", "surface", "tags", "features", "source", "tag_source")
 
     def __init__(self, tokens, sentences, surface=None, tags=None):
         # Lists, shared where possible (a one-sentence text's only sentence
@@ -35,6 +35,8 @@ class AnalyzedText:
         self.tags: list[str] | None = None if tags is None else list(tags)
         self.features: dict = {}
         self.source: str | None = None  # the raw text, for taggers
+        # The raw text a length limit keeps (None without limits): what taggers see.
+        self.tag_source: str | None = None
 
     def feature(self, key, build: Callable[["AnalyzedText"], object]):
         """Per-measure data computed once per text and kept for reuse."""
@@ -55,6 +57,8 @@ class AnalyzedText:
 def split_sentences(text: str | Sequence[str]) -> list[str]:
     """Sentences of ``text``: its lines, empty lines dropped (the SPL format)."""
     if isinstance(text, str):
+        if "\n" not in text:  # one line: the common case, without a split
+            return [text] if text else []
         lines = text.split("\n")
     else:
         lines = list(text)
@@ -104,15 +108,16 @@ class Analyzer:
         if self._stemmer is None:
             return raw, raw
         memo = self._stem_memo
-        stem = self._stemmer
-        smin = self._stem_min
-        out = []
-        for t in raw:
-            s = memo.get(t)
-            if s is None:
-                s = stem(t) if len(t) >= smin else t
-                memo[t] = s
-            out.append(s)
+        out = list(map(memo.get, raw))
+        if None in out:  # words not stemmed before
+            stem = self._stemmer
+            smin = self._stem_min
+            for i, t in enumerate(raw):
+                if out[i] is None:
+                    s = memo.get(t)
+                    if s is None:
+                        s = memo[t] = stem(t) if len(t) >= smin else t
+                    out[i] = s
         return out, raw
 
     def _as_bytes_text(self, sentences: list[str]) -> list[str]:
@@ -154,7 +159,9 @@ class Analyzer:
             self._finish(tokenize(self._from_bytes_text(s)))[0]
             for s in lcs_sentences(sentences, self.word_limit, self.byte_limit)
         ]
-        return AnalyzedText(flat, sent_tokens, surface)
+        result = AnalyzedText(flat, sent_tokens, surface)
+        result.tag_source = flat_str  # topic measures tag only what the limit keeps
+        return result
 
     def analyze(self, text: str | Sequence[str], cache: bool = True) -> AnalyzedText:
         """Analyse ``text`` (sentences separated by newlines, or a list of them).
@@ -200,7 +207,11 @@ class Analyzer:
         out = []
         stop = self._stopwords
         tokenize = self._tokenize
-        for word, tag in tagger.tag(text.source or " ".join(text.surface)):
+        if text.tag_source is not None:
+            source = text.tag_source  # a length limit applies to topic words too
+        else:
+            source = text.source or " ".join(text.surface)
+        for word, tag in tagger.tag(source):
             for tok in tokenize(word):
                 if tok in stop:
                     continue
