@@ -216,7 +216,8 @@ print(json.dumps({"c": _kernels.HAVE_C, "scores": out}))
 
 
 @needs_c
-def test_scores_identical_with_and_without_extension():
+@needs_c
+def test_scores_identical_with_and_without_extension(tmp_path):
     long_a = " ".join(f"w{i % 37}" for i in range(150))
     long_b = " ".join(f"w{(i * 7) % 41}" for i in range(170))
     texts = [
@@ -238,6 +239,7 @@ def test_scores_identical_with_and_without_extension():
             text=True,
             env=env,
             check=True,
+            cwd=tmp_path,  # import the installed package, not a source tree in the cwd
         )
         results[pure] = json.loads(proc.stdout)
     assert results["0"]["c"] is True
