@@ -25,52 +25,71 @@ import os
 from collections import Counter
 
 
-def py_ngram_hits(cand_ids, ref_ids, n: int) -> int:
-    """Σ over distinct n-grams of min(count in ``cand_ids``, count in ``ref_ids``)."""
-    if n < 1:
-        raise ValueError("n must be at least 1")
-    if len(cand_ids) < n or len(ref_ids) < n:
-        return 0
-    if n == 1:
-        c, r = Counter(cand_ids), Counter(ref_ids)
-    else:
-        # Pack each n-gram into one int, wide enough for the largest id: exact.
-        width = max(32, max(cand_ids).bit_length(), max(ref_ids).bit_length())
-        c, r = _packed(cand_ids, n, width), _packed(ref_ids, n, width)
-    if len(c) > len(r):
-        c, r = r, c
+def clipped_hits(cand: Counter, ref: Counter) -> int:
+    """Σ min(count in candidate, count in reference) over shared units."""
+    if len(cand) > len(ref):
+        cand, ref = ref, cand
     hit = 0
-    get = r.get
-    for unit, k in c.items():
-        other = get(unit)
-        if other:
-            hit += k if k < other else other
+    get = ref.get
+    for unit, c in cand.items():
+        r = get(unit)
+        if r:
+            hit += c if c < r else r
     return hit
 
 
-def _packed(ids, n: int, width: int) -> Counter:
+def packed_ngrams(ids, n: int, width: int) -> Counter:
+    """Counts of the n-grams of ``ids``, each packed into one int of ``n * width`` bits.
+
+    Exact (no two n-grams share a key) when every id is below ``2 ** width``.
+    """
+    if n == 1:
+        return Counter(ids)
     keys = list(ids[: len(ids) - n + 1])
     for k in range(1, n):
         keys = [(key << width) | b for key, b in zip(keys, ids[k:])]
     return Counter(keys)
 
 
-def py_lcs_length(a_ids, b_ids) -> int:
-    """Length of a longest common subsequence (bit-parallel over Python ints)."""
-    m = len(a_ids)
-    if not m or not b_ids:
+def py_ngram_hits(cand_ids, ref_ids, n: int) -> int:
+    """Σ over distinct n-grams of min(count in ``cand_ids``, count in ``ref_ids``)."""
+    if n < 1:
+        raise ValueError("n must be at least 1")
+    if len(cand_ids) < n or len(ref_ids) < n:
         return 0
+    # Pack each n-gram into one int, wide enough for the largest id: exact.
+    width = max(32, max(cand_ids).bit_length(), max(ref_ids).bit_length())
+    return clipped_hits(packed_ngrams(cand_ids, n, width), packed_ngrams(ref_ids, n, width))
+
+
+def position_masks(tokens) -> dict:
+    """token -> bit mask of the positions where it occurs."""
     masks: dict = {}
-    for i, tok in enumerate(a_ids):
+    for i, tok in enumerate(tokens):
         masks[tok] = masks.get(tok, 0) | (1 << i)
+    return masks
+
+
+def mask_lcs_length(masks: dict, m: int, peer) -> int:
+    """LCS length of a sequence of length ``m`` (given by its position masks) and ``peer``.
+
+    Bit-parallel: one integer holds a whole column of the DP table.
+    """
     full = (1 << m) - 1
     v = full
-    for match in map(masks.get, b_ids):
+    for match in map(masks.get, peer):
         if match:
             u = v & match
             if u:
                 v = ((v + u) | (v - u)) & full
     return m - v.bit_count()
+
+
+def py_lcs_length(a_ids, b_ids) -> int:
+    """Length of a longest common subsequence (bit-parallel over Python ints)."""
+    if not a_ids or not b_ids:
+        return 0
+    return mask_lcs_length(position_masks(a_ids), len(a_ids), b_ids)
 
 
 def _load_c():

@@ -19,28 +19,10 @@ from __future__ import annotations
 from collections import Counter
 
 from rouge2.measures import _kernels
+from rouge2.measures._kernels import mask_lcs_length as lcs_length
+from rouge2.measures._kernels import position_masks
 from rouge2.measures.base import Measure, PairStats
 from rouge2.measures.ngram import ids_of, token_ids
-
-
-def position_masks(tokens) -> dict:
-    """token -> bit mask of the positions where it occurs."""
-    masks: dict = {}
-    for i, tok in enumerate(tokens):
-        masks[tok] = masks.get(tok, 0) | (1 << i)
-    return masks
-
-
-def lcs_length(masks: dict, m: int, peer) -> int:
-    """Length of the LCS of a reference sentence (given by its masks) and ``peer``."""
-    full = (1 << m) - 1
-    v = full
-    for match in map(masks.get, peer):
-        if match:
-            u = v & match
-            if u:
-                v = ((v + u) | (v - u)) & full
-    return m - v.bit_count()
 
 
 def lcs_marks(masks: dict, m: int, peer) -> int:

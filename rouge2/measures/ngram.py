@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import Counter
 
 from rouge2.measures import _kernels
+from rouge2.measures._kernels import clipped_hits, packed_ngrams
 from rouge2.measures.base import Measure, PairStats, perl_round5
 
 _VOCAB: dict[str, int] = {}
@@ -51,14 +52,8 @@ def token_ids(text) -> list[int]:
 
 
 def ngram_counts(ids: list[int], n: int) -> Counter:
-    if n == 1:
-        return Counter(ids)
-    if n == 2:
-        return Counter([(a << 32) | b for a, b in zip(ids, ids[1:])])
-    keys = ids[: len(ids) - n + 1]
-    for k in range(1, n):
-        keys = [(key << 32) | b for key, b in zip(keys, ids[k:])]
-    return Counter(keys)
+    """n-gram counts of a text's ids, packed 32 bits a token (ids never reach 2**32)."""
+    return packed_ngrams(ids, n, 32)
 
 
 def surface_ngrams(words, n: int) -> Counter:
@@ -66,19 +61,6 @@ def surface_ngrams(words, n: int) -> Counter:
     if n == 1:
         return Counter(words)
     return Counter(zip(*(words[i:] for i in range(n))))
-
-
-def clipped_hits(cand: Counter, ref: Counter) -> int:
-    """Σ min(count in candidate, count in reference) over shared units."""
-    if len(cand) > len(ref):
-        cand, ref = ref, cand
-    hit = 0
-    get = ref.get
-    for unit, c in cand.items():
-        r = get(unit)
-        if r:
-            hit += c if c < r else r
-    return hit
 
 
 class NGram(Measure):

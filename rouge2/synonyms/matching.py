@@ -45,6 +45,8 @@ from collections import deque
 from itertools import product
 from typing import Callable, Collection, Hashable, Iterable, Mapping, TypeVar
 
+from rouge2.measures._kernels import clipped_hits
+
 __all__ = ["max_matching", "PositionwiseRelation", "relation_for"]
 
 U = TypeVar("U", bound=Hashable)
@@ -68,7 +70,7 @@ def max_matching(
     if not cand or not ref:
         return 0
     if related is None:
-        return _clipped(cand, ref)
+        return clipped_hits(cand, ref)
 
     pairs = getattr(related, "pairs", None)
     if pairs is not None:
@@ -76,7 +78,7 @@ def max_matching(
     else:
         syn_edges = [(u, v) for u in cand for v in ref if u != v and related(u, v)]
     if not syn_edges:
-        return _clipped(cand, ref)
+        return clipped_hits(cand, ref)
 
     has_syn_c = {u for u, _ in syn_edges}
     has_syn_r = {v for _, v in syn_edges}
@@ -97,20 +99,8 @@ def max_matching(
         return total
     syn_edges = [(u, v) for u, v in syn_edges if u in cand and v in ref]
     if not syn_edges:
-        return total + _clipped(cand, ref)
+        return total + clipped_hits(cand, ref)
     return total + _max_flow(cand, ref, syn_edges)
-
-
-def _clipped(cand: Mapping, ref: Mapping) -> int:
-    if len(cand) > len(ref):
-        cand, ref = ref, cand
-    hit = 0
-    get = ref.get
-    for u, c in cand.items():
-        r = get(u)
-        if r:
-            hit += c if c < r else r
-    return hit
 
 
 def _max_flow(cand: dict, ref: dict, syn_edges: list) -> int:
