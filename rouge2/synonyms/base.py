@@ -88,6 +88,10 @@ class SynonymMatcher(ABC):
         b = b.lower()
         if a == b:
             return True
+        return self._related(a, b, pos)
+
+    def _related(self, a: str, b: str, pos: str | None) -> bool:
+        """Whether distinct lowercased words are synonyms (subclasses may answer faster)."""
         return b in self.neighbors(a, pos)
 
     @property

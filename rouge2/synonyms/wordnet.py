@@ -129,13 +129,8 @@ class WordNetMatcher(SynonymMatcher):
             return _EMPTY
         return rel.get(word, _EMPTY)
 
-    def matches(self, a: str, b: str, pos: str | None = None) -> bool:
-        if a == b:
-            return True
-        a = a.lower()
-        b = b.lower()
-        if a == b:
-            return True
+    def _related(self, a: str, b: str, pos: str | None) -> bool:
+        # A direct look-up, without building the union of neighbour sets.
         table = _load(self._path)
         cpos = coarse_pos(pos)
         if cpos is None:
