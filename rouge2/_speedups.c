@@ -415,50 +415,69 @@ done:
     return result;
 }
 
-static Py_ssize_t
-lcs_one_word(const uint64_t *a, Py_ssize_t m, const uint64_t *b, Py_ssize_t nb)
-{
-    /* m <= 64: masks of distinct tokens of a in a small table. */
+/* Position masks of a sequence of at most 64 ids, in a 128-slot open-
+   addressing table: word_masks_build fills it, word_mask returns the mask
+   of an id (0 when the id does not occur). */
+typedef struct {
     KeySlot slots[128];
     uint64_t masks[64];
-    uint64_t full = (m == 64) ? ~UINT64_C(0) : ((UINT64_C(1) << m) - 1);
-    uint64_t v = full;
-    Py_ssize_t i, j, distinct = 0;
-    const int bits = 7;
-    const Py_ssize_t hmask = 127;
+} WordMasks;
+
+static void
+word_masks_build(WordMasks *t, const uint64_t *a, Py_ssize_t m)
+{
+    Py_ssize_t i, distinct = 0;
 
     for (i = 0; i < 128; i++)
-        slots[i].index = -1;
+        t->slots[i].index = -1;
     for (i = 0; i < m; i++) {
         uint64_t key = a[i];
-        Py_ssize_t s = (Py_ssize_t)(mix64(key) >> (64 - bits));
+        Py_ssize_t s = (Py_ssize_t)(mix64(key) >> 57);
         for (;;) {
-            KeySlot *e = &slots[s];
+            KeySlot *e = &t->slots[s];
             if (e->index < 0) {
                 e->key = key;
                 e->index = distinct;
-                masks[distinct++] = 0;
+                t->masks[distinct++] = 0;
                 break;
             }
             if (e->key == key)
                 break;
-            s = (s + 1) & hmask;
+            s = (s + 1) & 127;
         }
-        masks[slots[s].index] |= UINT64_C(1) << i;
+        t->masks[t->slots[s].index] |= UINT64_C(1) << i;
     }
+}
+
+static inline uint64_t
+word_mask(const WordMasks *t, uint64_t key)
+{
+    Py_ssize_t s = (Py_ssize_t)(mix64(key) >> 57);
+    for (;;) {
+        const KeySlot *e = &t->slots[s];
+        if (e->index < 0)
+            return 0;
+        if (e->key == key)
+            return t->masks[e->index];
+        s = (s + 1) & 127;
+    }
+}
+
+static Py_ssize_t
+lcs_one_word(const uint64_t *a, Py_ssize_t m, const uint64_t *b, Py_ssize_t nb)
+{
+    /* m <= 64: one machine word per DP column. */
+    WordMasks t;
+    uint64_t full = (m == 64) ? ~UINT64_C(0) : ((UINT64_C(1) << m) - 1);
+    uint64_t v = full;
+    Py_ssize_t j;
+
+    word_masks_build(&t, a, m);
     for (j = 0; j < nb; j++) {
-        uint64_t key = b[j];
-        Py_ssize_t s = (Py_ssize_t)(mix64(key) >> (64 - bits));
-        for (;;) {
-            KeySlot *e = &slots[s];
-            if (e->index < 0)
-                break;
-            if (e->key == key) {
-                uint64_t u = v & masks[e->index];
-                v = ((v + u) | (v & ~masks[e->index])) & full;
-                break;
-            }
-            s = (s + 1) & hmask;
+        uint64_t mk = word_mask(&t, b[j]);
+        if (mk) {
+            uint64_t u = v & mk;
+            v = ((v + u) | (v & ~mk)) & full;
         }
     }
     return m - POPCOUNT64(v);
@@ -779,14 +798,11 @@ static PyObject *
 lcs_marks(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     IdArray a, b;
-    KeySlot slots[128];
-    uint64_t masks[64];
+    WordMasks t;
     uint64_t small_cols[2 * SMALL_IDS];
     uint64_t *cols = small_cols, *match;
     uint64_t full, v, marks = 0;
-    Py_ssize_t m, nb, i, j, distinct = 0;
-    const int bits = 7;
-    const Py_ssize_t hmask = 127;
+    Py_ssize_t m, nb, j;
 
     if (nargs != 2) {
         PyErr_Format(PyExc_TypeError, "lcs_marks expected 2 arguments, got %zd", nargs);
@@ -818,39 +834,10 @@ lcs_marks(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     match = cols + nb;
     full = (m == 64) ? ~UINT64_C(0) : ((UINT64_C(1) << m) - 1);
-    for (i = 0; i < 128; i++)
-        slots[i].index = -1;
-    for (i = 0; i < m; i++) {
-        uint64_t key = a.data[i];
-        Py_ssize_t s = (Py_ssize_t)(mix64(key) >> (64 - bits));
-        for (;;) {
-            KeySlot *e = &slots[s];
-            if (e->index < 0) {
-                e->key = key;
-                e->index = distinct;
-                masks[distinct++] = 0;
-                break;
-            }
-            if (e->key == key)
-                break;
-            s = (s + 1) & hmask;
-        }
-        masks[slots[s].index] |= UINT64_C(1) << i;
-    }
+    word_masks_build(&t, a.data, m);
     v = full;
     for (j = 0; j < nb; j++) {
-        uint64_t key = b.data[j], mk = 0;
-        Py_ssize_t s = (Py_ssize_t)(mix64(key) >> (64 - bits));
-        for (;;) {
-            KeySlot *e = &slots[s];
-            if (e->index < 0)
-                break;
-            if (e->key == key) {
-                mk = masks[e->index];
-                break;
-            }
-            s = (s + 1) & hmask;
-        }
+        uint64_t mk = word_mask(&t, b.data[j]);
         match[j] = mk;
         v = ((v + (v & mk)) | (v & ~mk)) & full;
         cols[j] = v;
