@@ -9,9 +9,8 @@ from pathlib import Path
 import pytest
 
 from rouge2.rouge155.cli import run
+from shared_data import SHARED, missing
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("ROUGE2_SHARED", REPO.parent / "shared"))
 CASES_DIR = SHARED / "fixtures" / "rouge155"
 CASES = sorted(p.name for p in CASES_DIR.iterdir() if (p / "expected.txt").exists()) if CASES_DIR.is_dir() else []
 
@@ -95,3 +94,9 @@ def test_raw_counts_mode_2(tmp_path):
         "." * 45,
         "X ROUGE-1 Eval 1.X R:12 P:10 F:8",
     ]
+
+
+def test_fixture_cases_are_present():
+    if not CASES:
+        missing(CASES_DIR)
+    assert len(CASES) >= 8

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import gzip
-import os
-from pathlib import Path
 
 import pytest
 
@@ -17,15 +15,14 @@ from rouge2.analysis.stem import (
     stem_rouge155_token,
 )
 from rouge2.errors import UserError
+from shared_data import SHARED, missing
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("ROUGE2_SHARED", REPO.parent / "shared"))
 FIXTURE = SHARED / "fixtures" / "stemmer" / "rouge155_stems.tsv.gz"
 
 
 def _rows():
     if not FIXTURE.exists():
-        pytest.skip(f"fixture {FIXTURE} not available (set ROUGE2_SHARED)")
+        missing(FIXTURE)
     with gzip.open(FIXTURE, "rt", encoding="utf-8") as fh:
         rows = [
             line.rstrip("\n").split("\t")
