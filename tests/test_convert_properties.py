@@ -7,9 +7,9 @@ import pytest
 import yaml
 
 from rouge2.errors import UserError
-from rouge2.run.cli import convert_properties_main, run_main
-from rouge2.run.config import parse_config
-from rouge2.run.properties import convert_properties, parse_properties
+from rouge2.cli.run import convert_properties_main, run_main
+from rouge2.config.yaml_config import parse_config
+from rouge2.config.properties import convert_properties, parse_properties
 
 
 def java(shared) -> Path:

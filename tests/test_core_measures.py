@@ -5,7 +5,7 @@ import json
 import pytest
 
 import rouge2
-from rouge2.measures.base import fmeasure
+from rouge2.stats.prf import fmeasure
 
 
 def perl5(x):

@@ -1,7 +1,7 @@
-"""rouge2.drand48 reproduces Perl's srand/rand (values recorded from perl 5.36)."""
+"""rouge2.stats.drand48 reproduces Perl's srand/rand (values recorded from perl 5.36)."""
 
-from rouge2.bootstrap import perl_index, perl_loop_count, resample_indices, script_averages
-from rouge2.drand48 import PerlRandom, srand_rand_sequence
+from rouge2.stats.bootstrap import perl_index, perl_loop_count, resample_indices, script_averages
+from rouge2.stats.drand48 import PerlRandom, srand_rand_sequence
 
 # perl -e 'for $s (0,1,3,42,999,4294967295,4294967296){srand($s);
 #          print join(" ", map {sprintf "%.17g", rand(10)} 1..3), "\n"}'

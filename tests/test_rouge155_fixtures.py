@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rouge2.rouge155.cli import run
+from rouge2.cli.rouge155 import run
 from shared_data import SHARED, missing
 
 CASES_DIR = SHARED / "fixtures" / "rouge155"

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from rouge2.rouge155.cli import run
+from rouge2.cli.rouge155 import run
 
 ORACLE = os.environ.get("ROUGE155_ORACLE")
 pytestmark = pytest.mark.skipif(

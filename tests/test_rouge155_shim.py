@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from rouge2.rouge155.shim import write_shim
+from rouge2.cli.shim import write_shim
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from rouge2.errors import UserError
-from rouge2.run.config import load_config, parse_config
+from rouge2.config.yaml_config import load_config, parse_config
 
 REPO = Path(__file__).resolve().parents[1]
 CONFIGS = sorted((REPO / "configs").glob("*.yaml"))

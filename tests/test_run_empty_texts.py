@@ -2,7 +2,7 @@
 
 import json
 
-from rouge2.run.cli import run_main
+from rouge2.cli.run import run_main
 
 
 def test_empty_and_punctuation_only_texts_are_reported(tmp_path, capsys):

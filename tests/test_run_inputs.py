@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from rouge2.errors import UserError
-from rouge2.run.config import Columns, InputsConfig
-from rouge2.run.inputs import decoded_lines, normalize_text, read_inputs, split_sentences
+from rouge2.config.yaml_config import Columns, InputsConfig
+from rouge2.io.inputs import decoded_lines, normalize_text, read_inputs, split_sentences
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from rouge2.errors import UserError
-from rouge2.run import outputs as out
-from rouge2.run.config import load_config
+from rouge2.io import atomic, writers as out
+from rouge2.config.yaml_config import load_config
 from rouge2.run.runner import run
 
 REPO = Path(__file__).resolve().parents[1]
@@ -22,7 +22,7 @@ CONFIGS = REPO / "configs"
 
 def test_atomic_write_creates_file_and_leaves_no_temp(tmp_path):
     target = tmp_path / "a" / "b.txt"
-    out.atomic_write_text(target, "hello\n")
+    atomic.atomic_write_text(target, "hello\n")
     assert target.read_text() == "hello\n"
     assert sorted(p.name for p in target.parent.iterdir()) == ["b.txt"]
 
@@ -30,7 +30,7 @@ def test_atomic_write_creates_file_and_leaves_no_temp(tmp_path):
 def test_failed_transaction_leaves_nothing(tmp_path):
     dest = tmp_path / "results"
     with pytest.raises(RuntimeError):
-        with out.OutputTransaction() as tx:
+        with atomic.OutputTransaction() as tx:
             with tx.open(dest / "one.csv") as f:
                 f.write("partial")
             tx.open(dest / "two.jsonl").write("{}")
@@ -43,7 +43,7 @@ def test_failed_transaction_keeps_previous_file(tmp_path):
     target = tmp_path / "results.csv"
     target.write_text("old results\n")
     with pytest.raises(ValueError):
-        with out.OutputTransaction() as tx:
+        with atomic.OutputTransaction() as tx:
             tx.open(target).write("new but incomplete")
             raise ValueError
     assert target.read_text() == "old results\n"
@@ -51,7 +51,7 @@ def test_failed_transaction_keeps_previous_file(tmp_path):
 
 
 def test_commit_failure_removes_temporaries(tmp_path, monkeypatch):
-    tx = out.OutputTransaction()
+    tx = atomic.OutputTransaction()
     tx.open(tmp_path / "x.csv").write("x")
 
     def boom(src, dst):
@@ -125,7 +125,7 @@ class FakeScorer:
         self.fail_on = fail_on
 
     def score(self, cand, refs):
-        from rouge2.aggregate import Score
+        from rouge2.stats.prf import Score
 
         if self.fail_on and self.fail_on in cand:
             raise RuntimeError("scorer crashed")

@@ -1,6 +1,6 @@
-"""The optional C kernels (rouge2._speedups) agree with the pure-Python ones.
+"""The optional C kernels (rouge2.kernels._speedups) agree with the pure-Python ones.
 
-The Python kernels in rouge2.measures._kernels (and the Python tokenizer and
+The Python kernels in rouge2.kernels (and the Python tokenizer and
 id interning) are the reference.  Tests comparing against the C versions are
 skipped when the extension was not built (no C compiler at install time).
 """
@@ -16,18 +16,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rouge2.analysis.tokenize import py_rouge155_tokens
-from rouge2.measures import _kernels
-from rouge2.measures.ngram import py_token_ids
+from rouge2 import kernels as _kernels
+from rouge2.kernels import py_rouge155_tokens, py_token_ids
 
 try:
-    from rouge2 import _speedups
+    from rouge2.kernels import _speedups
 except ImportError:  # pragma: no cover - depends on the build
     _speedups = None
 
 needs_c = pytest.mark.skipif(
     _speedups is None,
-    reason="rouge2._speedups is not built (no C compiler at install time); pure Python only",
+    reason="rouge2.kernels._speedups is not built (no C compiler at install time); pure Python only",
 )
 
 U64 = 2**64 - 1
@@ -205,7 +204,7 @@ def test_token_ids_agree(texts):
 _SCRIPT = """
 import json, sys
 import rouge2
-from rouge2.measures import _kernels
+from rouge2 import kernels as _kernels
 texts = json.load(sys.stdin)
 out = [
     {k: list(v) for k, v in rouge2.score(c, r, ["rouge-1", "rouge-2", "rouge-3", "rouge-l", "rouge-su4"]).items()}
@@ -261,7 +260,7 @@ def test_pure_python_flag_is_honoured():
 @settings(max_examples=500, deadline=None)
 @given(id_pair(max_size=80))
 def test_lcs_marks_agree(pair):
-    from rouge2.measures.lcs import lcs_marks, position_masks
+    from rouge2.kernels.python import lcs_marks, position_masks
 
     a, b = pair
     a = a[:64]
@@ -271,7 +270,7 @@ def test_lcs_marks_agree(pair):
 
 @needs_c
 def test_lcs_marks_limits():
-    from rouge2.measures.lcs import lcs_marks, position_masks
+    from rouge2.kernels.python import lcs_marks, position_masks
 
     a = list(range(64))
     b = list(range(63, -1, -1)) + list(range(64)) * 10  # longer than the small buffer

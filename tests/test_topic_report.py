@@ -12,10 +12,10 @@ import pytest
 
 from rouge2.errors import UserError
 from rouge2.run import runner
-from rouge2.run.config import load_config, parse_config
-from rouge2.run.inputs import InputItem
+from rouge2.config.yaml_config import load_config, parse_config
+from rouge2.io.inputs import InputItem
 from rouge2.run.runner import run
-from rouge2.run.topic_report import assign
+from rouge2.io.topic_report import assign
 
 REPO = Path(__file__).resolve().parents[1]
 PAPER = REPO / "resources" / "samples" / "paper-example"

@@ -18,42 +18,11 @@ import sys
 import unicodedata
 from functools import lru_cache
 
+from rouge2.kernels import rouge155_tokens
+
 _ASCII_WORD = re.compile(r"[a-z0-9]+")
 
 
-def _byte_table() -> bytes:
-    """Byte map: A-Z to a-z, a-z and 0-9 kept, every other byte a space."""
-    table = bytearray(b" " * 256)
-    for c in b"abcdefghijklmnopqrstuvwxyz0123456789":
-        table[c] = c
-    for c in b"ABCDEFGHIJKLMNOPQRSTUVWXYZ":
-        table[c] = c + 32
-    return bytes(table)
-
-
-_ROUGE155_TABLE = _byte_table()
-
-
-def py_rouge155_tokens(text: str) -> list[str]:
-    """Tokens of ``text`` as ROUGE-1.5.5.pl keeps them (``-`` tokens dropped).
-
-    Only ASCII letters and digits survive, so one byte-translation pass
-    (lowercase A-Z, everything outside ``[a-z0-9]`` to a space) and a split
-    give the script's tokens.  Non-ASCII characters are first replaced by
-    ``?`` (a separator): Python's ``str.lower`` would otherwise map a few of
-    them, such as the Kelvin sign, onto ASCII letters.
-    """
-    return text.encode("ascii", "replace").translate(_ROUGE155_TABLE).decode("ascii").split()
-
-
-def _rouge155_tokenizer():
-    """The C tokenizer when rouge2._speedups is in use (same tokens), else Python."""
-    from rouge2.measures import _kernels
-
-    return _kernels.rouge155_tokens or py_rouge155_tokens
-
-
-rouge155_tokens = _rouge155_tokenizer()
 
 
 @lru_cache(maxsize=1)

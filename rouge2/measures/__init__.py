@@ -10,12 +10,12 @@ from __future__ import annotations
 import re
 
 from rouge2.errors import UserError
-from rouge2.measures.base import Measure, PairStats, fmeasure
+from rouge2.measures.base import Measure, PairStats
 from rouge2.measures.lcs import LCS, WLCS
 from rouge2.measures.ngram import NGram
 from rouge2.measures.skipgram import SkipBigram
 
-__all__ = ["Measure", "PairStats", "fmeasure", "parse_measure", "MEASURE_NAMES_HELP"]
+__all__ = ["Measure", "PairStats", "parse_measure", "MEASURE_NAMES_HELP"]
 
 MEASURE_NAMES_HELP = (
     "rouge-<n> (e.g. rouge-1, rouge-2), rouge-l, rouge-w-<weight> (e.g. rouge-w-1.2), "

@@ -32,17 +32,6 @@ class PairStats(NamedTuple):
 ZERO = PairStats(0, 0, 0)
 
 
-def fmeasure(precision: float, recall: float, alpha: float = 0.5) -> float:
-    """ROUGE-1.5.5's F = P·R / ((1-α)·P + α·R); 0 when undefined.
-
-    α = 0.5 is the harmonic mean; α = 1/(1+β²) gives the usual F-β.
-    """
-    denom = (1.0 - alpha) * precision + alpha * recall
-    if denom > 0:
-        return precision * recall / denom
-    return 0.0
-
-
 class Measure:
     """One ROUGE measure: counts a pair, turns counts into recall and precision."""
 

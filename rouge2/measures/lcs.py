@@ -18,45 +18,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from rouge2.measures import _kernels
-from rouge2.measures._kernels import mask_lcs_length as lcs_length
-from rouge2.measures._kernels import position_masks
+from rouge2 import kernels as _kernels
+from rouge2.kernels import mask_lcs_length as lcs_length
+from rouge2.kernels import lcs_marks, position_masks
 from rouge2.measures.base import Measure, PairStats
 from rouge2.measures.ngram import ids_of, token_ids
 
 
-def lcs_marks(masks: dict, m: int, peer) -> int:
-    """Bit mask of reference positions on the script's LCS traceback."""
-    full = (1 << m) - 1
-    v = full
-    get = masks.get
-    columns = []
-    append = columns.append
-    for tok in peer:
-        u = v & get(tok, 0)
-        if u:
-            v = ((v + u) | (v - u)) & full
-        append(v)
-    if v == full:
-        return 0
-    marks = 0
-    i = m
-    j = len(peer)
-    while i > 0 and j > 0:
-        match = get(peer[j - 1], 0)
-        # Rows where the LCS length grows in column j, plus matching rows:
-        # the traceback walks up until it meets one of them.
-        stop = (match | (~columns[j - 1] & full)) & ((1 << i) - 1)
-        if not stop:
-            break
-        p = stop.bit_length() - 1
-        if (match >> p) & 1:
-            marks |= 1 << p
-            i = p
-        else:
-            i = p + 1
-        j -= 1
-    return marks
 
 
 def _sentence_masks(text):
@@ -97,7 +65,7 @@ class LCS(Measure):
             if _kernels.HAVE_C:
                 return PairStats(_kernels.lcs_length(token_ids(ref), token_ids(cand)), base, cand_total)
             return PairStats(lcs_length(_sentence_masks(ref)[0], base, cand_sents[0]), base, cand_total)
-        c_marks = _kernels.lcs_marks  # C traceback for sentences of <= 64 words
+        c_marks = _kernels.lcs_marks_small  # C traceback for sentences of <= 64 words
         if c_marks is not None:
             ref_ids = _sentence_ids(ref)
             cand_ids = _sentence_ids(cand)

@@ -14,27 +14,16 @@ from __future__ import annotations
 
 from collections import Counter
 
-from rouge2.measures import _kernels
-from rouge2.measures._kernels import clipped_hits, packed_ngrams
+from rouge2 import kernels as _kernels
+from rouge2.kernels import clipped_hits, packed_ngrams
 from rouge2.measures.base import Measure, PairStats, perl_round5
 
 _VOCAB: dict[str, int] = {}
 
 
-def py_token_ids(tokens, vocab: dict) -> list[int]:
-    """``[vocab[t] for t in tokens]``, new words getting the next free ids."""
-    ids = list(map(vocab.get, tokens))
-    if None in ids:  # words never seen before get the next free ids
-        for pos, (tok, i) in enumerate(zip(tokens, ids)):
-            if i is None:
-                i = vocab.get(tok)
-                if i is None:
-                    i = vocab[tok] = len(vocab)
-                ids[pos] = i
-    return ids
 
 
-_token_ids = _kernels.token_ids or py_token_ids
+_token_ids = _kernels.token_ids
 
 
 def ids_of(tokens) -> list[int]:

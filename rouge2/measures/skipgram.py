@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 from rouge2.measures.base import Measure, PairStats, perl_round5
-from rouge2.measures._kernels import clipped_hits
+from rouge2.kernels import clipped_hits
 
 
 def skip_bigram_counts(tokens, max_skip: int | None, unigrams: bool) -> tuple[Counter, int]:

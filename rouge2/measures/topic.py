@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 
 from rouge2.measures.base import Measure, PairStats
-from rouge2.measures._kernels import clipped_hits
+from rouge2.kernels import clipped_hits
 
 
 class Topic(Measure):

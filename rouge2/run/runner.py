@@ -1,4 +1,4 @@
-"""Execute a validated :class:`~rouge2.run.config.RunConfig`.
+"""Execute a validated :class:`~rouge2.config.yaml_config.RunConfig`.
 
 1. Build the scorer first (bad options, unknown stopword lists, missing
    tagger models fail here, before any text is read).
@@ -26,9 +26,13 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from rouge2.errors import UserError
-from rouge2.run.config import RunConfig
-from rouge2.run.inputs import InputItem, read_inputs
-from rouge2.run import outputs as out
+from rouge2.config.yaml_config import RunConfig
+from rouge2.io.inputs import InputItem, read_inputs
+from rouge2.io import writers as out
+from rouge2.io.atomic import OutputTransaction
+from rouge2.scoring.signature import _component_versions, signature
+from rouge2.stats.bootstrap import bootstrap_interval, mean as _mean
+from rouge2.stats.significance import paired_test
 
 Triple = tuple[float, float, float]  # recall, precision, fmeasure
 
@@ -55,7 +59,7 @@ class RunResult:
 
 
 def _default_scorer_factory(measures: Sequence[str], **options):
-    from rouge2.api import Scorer
+    from rouge2.scoring.scorer import Scorer
 
     return Scorer(list(measures), **options)
 
@@ -77,122 +81,6 @@ def _lookup(scores: Mapping[str, Any], measure: str) -> Any:
     raise KeyError(measure)
 
 
-# ---------------------------------------------------------------------------
-# statistics
-
-
-def _mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values) if values else 0.0
-
-
-def _percentile(sorted_values: Sequence[float], q: float) -> float:
-    """Linear interpolation between closest ranks (numpy's default)."""
-    if not sorted_values:
-        return 0.0
-    pos = q * (len(sorted_values) - 1)
-    lo = int(pos)
-    hi = min(lo + 1, len(sorted_values) - 1)
-    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
-
-
-def bootstrap_interval(values: Sequence[float], resamples: int, confidence: float,
-                       rng: random.Random) -> tuple[float, float]:
-    """Percentile bootstrap interval of the mean of ``values`` (tasks resampled)."""
-    n = len(values)
-    if n == 0:
-        return (0.0, 0.0)
-    means = sorted(_mean([values[rng.randrange(n)] for _ in range(n)]) for _ in range(resamples))
-    tail = (1.0 - confidence) / 2.0
-    return (_percentile(means, tail), _percentile(means, 1.0 - tail))
-
-
-def paired_test(a: Sequence[float], b: Sequence[float], test: str, resamples: int,
-                rng: random.Random) -> float:
-    """Two-sided p-value for "mean(a) == mean(b)" over paired values.
-
-    ``approximate-randomization``: each pair's values are swapped with
-    probability 1/2; p = (1 + #{|mean diff| >= |observed|}) / (1 + resamples).
-    ``paired-bootstrap``: pairs resampled with replacement; p = (1 +
-    #{|mean diff - observed| >= |observed|}) / (1 + resamples)."""
-    diffs = [x - y for x, y in zip(a, b)]
-    n = len(diffs)
-    observed = abs(_mean(diffs))
-    eps = 1e-12
-    hits = 0
-    if test == "approximate-randomization":
-        for _ in range(resamples):
-            s = sum(d if rng.random() < 0.5 else -d for d in diffs)
-            if abs(s / n) >= observed - eps:
-                hits += 1
-    elif test == "paired-bootstrap":
-        mean_obs = _mean(diffs)
-        for _ in range(resamples):
-            m = _mean([diffs[rng.randrange(n)] for _ in range(n)])
-            if abs(m - mean_obs) >= observed - eps:
-                hits += 1
-    else:
-        raise ValueError(f"unknown test {test!r}")
-    return (hits + 1) / (resamples + 1)
-
-
-# ---------------------------------------------------------------------------
-# reproducibility
-
-
-def _sha256_file(path: str) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 16), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
-def _component_versions(cfg: RunConfig, scorer: Any) -> dict[str, Any]:
-    try:
-        from rouge2._version import __version__
-    except Exception:  # pragma: no cover
-        __version__ = "unknown"
-    versions: dict[str, Any] = {"rouge2": __version__}
-    tagger = synonyms = None
-    measures = getattr(scorer, "measures", None)
-    for m in (measures.values() if isinstance(measures, Mapping) else ()):
-        for attr in ("tagger", "_tagger"):
-            t = getattr(m, attr, None)
-            if t is not None and isinstance(getattr(t, "signature", None), str):
-                tagger = t.signature
-        for attr in ("synonyms", "matcher", "_synonyms", "_matcher"):
-            s = getattr(m, attr, None)
-            if s is not None and isinstance(getattr(s, "signature", None), str):
-                synonyms = s.signature
-    if any("topic" in m for m in cfg.measures):
-        if tagger is None:
-            try:
-                from rouge2.pos.tagger import default_model
-
-                tagger = f"spacy+{default_model()}"
-            except Exception:
-                tagger = "unknown"
-        versions["tagger"] = tagger
-    syn = cfg.preprocess.synonyms
-    if syn is not False:
-        if isinstance(syn, str):
-            versions["synonym_data"] = f"file sha256:{_sha256_file(syn)}"
-        elif isinstance(syn, tuple):
-            blob = json.dumps([list(g) for g in syn]).encode("utf-8")
-            versions["synonym_data"] = f"inline sha256:{hashlib.sha256(blob).hexdigest()}"
-        else:
-            versions["synonym_data"] = synonyms or "wordnet"
-    sw = cfg.preprocess.stopwords
-    if isinstance(sw, str) and Path(sw).is_file():
-        versions["stopword_file"] = f"sha256:{_sha256_file(sw)}"
-    return versions
-
-
-def signature(cfg: RunConfig, versions: Mapping[str, Any], inputs_sha256: str) -> dict[str, Any]:
-    body = {"settings": cfg.settings(), "versions": dict(versions), "inputs_sha256": inputs_sha256}
-    blob = json.dumps(body, sort_keys=True, ensure_ascii=False).encode("utf-8")
-    return {"sha256": hashlib.sha256(blob).hexdigest(), **body}
-
 
 # ---------------------------------------------------------------------------
 # the run
@@ -208,7 +96,7 @@ class _PairScorer:
         self.scorer = scorer if scorer is not None else factory(list(measures), **options)
         self.coverage = None
         if report_topics is not None:
-            from rouge2.run.topic_report import TopicCoverage
+            from rouge2.io.topic_report import TopicCoverage
 
             self.coverage = TopicCoverage(self.scorer, report_topics)
 
@@ -305,7 +193,7 @@ def run(cfg: RunConfig, *, scorer_factory: Callable[..., Any] | None = None,
     o = cfg.outputs
     report_topics = None
     if o.topic_report is not None:
-        from rouge2.run.topic_report import report_topics as _report_topics
+        from rouge2.io.topic_report import report_topics as _report_topics
 
         report_topics = _report_topics(cfg)
     try:
@@ -318,12 +206,12 @@ def run(cfg: RunConfig, *, scorer_factory: Callable[..., Any] | None = None,
     measures = list(cfg.measures)
     input_hash = hashlib.sha256()
 
-    with out.OutputTransaction() as tx:
+    with OutputTransaction() as tx:
         jsonl = tx.open(o.per_summary_jsonl) if o.per_summary_jsonl else None
         long_csv = out.PerSummaryCsv(tx.open(o.per_summary_csv, newline="")) if o.per_summary_csv else None
         report = None
         if pair_scorer.coverage is not None:
-            from rouge2.run.topic_report import TopicReportWriter
+            from rouge2.io.topic_report import TopicReportWriter
 
             report = TopicReportWriter(tx.open(o.topic_report_csv, newline=""),
                                        pair_scorer.coverage.selection,

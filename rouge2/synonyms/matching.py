@@ -45,7 +45,7 @@ from collections import deque
 from itertools import product
 from typing import Callable, Collection, Hashable, Iterable, Mapping, TypeVar
 
-from rouge2.measures._kernels import clipped_hits
+from rouge2.kernels import clipped_hits
 
 __all__ = ["max_matching", "PositionwiseRelation", "relation_for"]
 

@@ -6,7 +6,7 @@ import re
 from functools import cmp_to_key
 from typing import Mapping, Sequence
 
-from rouge2.bootstrap import Averages
+from rouge2.stats.bootstrap import Averages
 
 SEPARATOR = "-" * 45
 DOTS = "." * 45

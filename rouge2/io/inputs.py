@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Iterator, NamedTuple
 
 from rouge2.errors import UserError
-from rouge2.run.config import InputsConfig
+from rouge2.config.yaml_config import InputsConfig
 
 __all__ = ["InputItem", "read_inputs", "split_sentences", "normalize_text", "decode_bytes"]
 

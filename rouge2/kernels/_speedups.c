@@ -1,8 +1,8 @@
 /*
- * rouge2._speedups: optional C kernels for the core scoring path.
+ * rouge2.kernels._speedups: optional C kernels for the core scoring path.
  *
  * Both functions take token ids (non-negative Python ints below 2**64, as
- * rouge2.measures.ngram.token_ids produces them) and return exact counts:
+ * rouge2.kernels.token_ids produces them) and return exact counts:
  * hash tables here only pick where to look, every match compares the ids
  * themselves, so no two different n-grams are ever confused.
  *
@@ -11,7 +11,7 @@
  *   lcs_length(a_ids, b_ids) -> int
  *       length of a longest common subsequence (bit-parallel, any length)
  *
- * The pure-Python versions in rouge2/measures/_kernels.py are the reference;
+ * The pure-Python versions in rouge2/kernels/python.py are the reference;
  * tests/test_speedups.py checks that both agree.
  */
 
@@ -792,7 +792,7 @@ PyDoc_STRVAR(lcs_marks_doc,
 "Bit mask of the positions of a_ids (at most 64 ids) on ROUGE-1.5.5's LCS\n"
 "traceback against b_ids: a diagonal move on equal ids first, then 'up'\n"
 "(towards earlier a positions) on ties.  Same as\n"
-"rouge2.measures.lcs.lcs_marks(position_masks(a_ids), len(a_ids), b_ids).");
+"rouge2.kernels.python.lcs_marks(position_masks(a_ids), len(a_ids), b_ids).");
 
 static PyObject *
 lcs_marks(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -884,8 +884,8 @@ static PyMethodDef speedups_methods[] = {
 
 static struct PyModuleDef speedups_module = {
     PyModuleDef_HEAD_INIT,
-    "rouge2._speedups",
-    "Optional C kernels for rouge2 (see rouge2/measures/_kernels.py).",
+    "rouge2.kernels._speedups",
+    "Optional C kernels for rouge2 (see rouge2/kernels/python.py).",
     -1,
     speedups_methods,
 };

@@ -7,7 +7,7 @@ summary, the per-model statistics are combined (``-f A`` sums them,
 ``-f B`` keeps the best model, the first one on ties), and the
 per-evaluation R, P, F are rounded like the script (``%7.5f``; F from the
 rounded R and P).  Averages and intervals come from
-:func:`rouge2.bootstrap.script_averages`.
+:func:`rouge2.stats.bootstrap.script_averages`.
 
 Every distinct file is read and analysed once per run, however many
 systems and measures use it.
@@ -31,14 +31,14 @@ from __future__ import annotations
 import math
 from typing import Callable
 
-from rouge2.bootstrap import script_averages
+from rouge2.stats.bootstrap import script_averages
 from rouge2.errors import UserError
 from rouge2.measures import parse_measure
 from rouge2.measures.base import PairStats
-from rouge2.rouge155.options import Options
-from rouge2.rouge155.readers import flat_text_undefined, read_sentences
-from rouge2.rouge155.report import format_results
-from rouge2.rouge155.settings import Settings
+from rouge2.config.rouge155_args import Options
+from rouge2.io.formats155 import flat_text_undefined, read_sentences
+from rouge2.io.report155 import format_results
+from rouge2.io.rouge155 import Settings
 
 
 def measure_plan(o: Options) -> list[tuple[str, str]]:

@@ -13,24 +13,14 @@ Multi-reference modes (named explicitly, because tools disagree silently):
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from typing import Sequence
 
 from rouge2.errors import UserError
-from rouge2.measures.base import Measure, PairStats, fmeasure
+from rouge2.measures.base import Measure, PairStats
+from rouge2.stats.prf import ZERO_SCORE, Score, fmeasure, score_from_stats
 
 MULTI_REFERENCE_MODES = ("pooled", "best", "average", "max-f")
 _ALIASES = {"a": "pooled", "b": "best", "avg": "average", "mean": "average", "max_f": "max-f", "maxf": "max-f"}
-
-
-class Score(NamedTuple):
-    """Precision, recall and F-measure of one measure (unrounded floats)."""
-
-    precision: float
-    recall: float
-    fmeasure: float
-
-
-ZERO_SCORE = Score(0.0, 0.0, 0.0)
 
 
 def normalize_mode(mode: str) -> str:
@@ -58,12 +48,6 @@ def resolve_alpha(alpha: float | None = None, beta: float | None = None) -> floa
     if not 0.0 <= alpha <= 1.0:
         raise UserError(f"alpha must be between 0 and 1, got {alpha}")
     return alpha
-
-
-def score_from_stats(measure: Measure, s: PairStats, alpha: float = 0.5) -> Score:
-    p = measure.precision(s)
-    r = measure.recall(s)
-    return Score(p, r, fmeasure(p, r, alpha))
 
 
 def pick_best(keys: Sequence[float]) -> int:

@@ -9,11 +9,12 @@ Perl's, done in the same order.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Mapping, Sequence
 
-from rouge2.drand48 import PerlRandom
+from rouge2.stats.drand48 import PerlRandom
 from rouge2.errors import UserError
 
 
@@ -129,3 +130,32 @@ def script_averages(
     low = tuple(interp(r, ci_la, ci_lb) for r in ranked)
     high = tuple(interp(r, ci_ua, ci_ub) for r in ranked)
     return Averages(avg, low, high, totals)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------
+# the general bootstrap (tasks resampled, numpy-style percentile interval)
+
+
+def mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def percentile(sorted_values: Sequence[float], q: float) -> float:
+    """Linear interpolation between closest ranks (numpy's default)."""
+    if not sorted_values:
+        return 0.0
+    pos = q * (len(sorted_values) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(sorted_values) - 1)
+    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
+
+
+def bootstrap_interval(values: Sequence[float], resamples: int, confidence: float,
+                       rng: random.Random) -> tuple[float, float]:
+    """Percentile bootstrap interval of the mean of ``values`` (tasks resampled)."""
+    n = len(values)
+    if n == 0:
+        return (0.0, 0.0)
+    means = sorted(mean([values[rng.randrange(n)] for _ in range(n)]) for _ in range(resamples))
+    tail = (1.0 - confidence) / 2.0
+    return (percentile(means, tail), percentile(means, 1.0 - tail))

@@ -12,10 +12,10 @@ import sys
 from typing import BinaryIO, TextIO
 
 from rouge2.errors import UserError
-from rouge2.rouge155.engine import Engine
-from rouge2.rouge155.options import USAGE, parse_args
-from rouge2.rouge155.report import encode_line
-from rouge2.rouge155.settings import read_file_list, read_settings
+from rouge2.run.rouge155 import Engine
+from rouge2.config.rouge155_args import USAGE, parse_args
+from rouge2.io.report155 import encode_line
+from rouge2.io.rouge155 import read_file_list, read_settings
 
 PROG = "rouge2 rouge155"
 

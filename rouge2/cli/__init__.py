@@ -35,23 +35,23 @@ def _dispatch(argv: list[str]) -> int:
         return 0
     command, rest = argv[0], argv[1:]
     if command == "rouge155":
-        from rouge2.rouge155.cli import main as rouge155_main
+        from rouge2.cli.rouge155 import main as rouge155_main
 
         return rouge155_main(rest)
     if command == "rouge155-shim":
-        from rouge2.rouge155.shim import main as shim_main
+        from rouge2.cli.shim import main as shim_main
 
         return shim_main(rest)
     if command == "run":
-        from rouge2.run.cli import run_main
+        from rouge2.cli.run import run_main
 
         return run_main(rest)
     if command == "convert-properties":
-        from rouge2.run.cli import convert_properties_main
+        from rouge2.cli.run import convert_properties_main
 
         return convert_properties_main(rest)
     if command == "score":
-        from rouge2.score_cli import main as score_main
+        from rouge2.cli.score import main as score_main
 
         return score_main(rest)
     raise UserError(f"unknown command {command!r}: use run, rouge155, rouge155-shim, score or convert-properties (see 'rouge2 -h')")

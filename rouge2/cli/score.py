@@ -31,7 +31,7 @@ def read_text(path: str, encoding: str = "utf-8") -> str:
 
 
 def main(argv: list[str]) -> int:
-    from rouge2.api import DEFAULT_MEASURES, Scorer
+    from rouge2.scoring.scorer import DEFAULT_MEASURES, Scorer
 
     ap = _Parser(prog="rouge2 score", description="Score one candidate against references.")
     ap.add_argument("-c", "--candidate", required=True, help="candidate file, one sentence per line")

@@ -48,7 +48,7 @@ def run_main(argv: list[str]) -> int:
                              "0 = one per CPU core; default 1)")
     args = parser.parse_args(argv)
 
-    from rouge2.run.config import load_config
+    from rouge2.config.yaml_config import load_config
 
     cfg = load_config(args.config)
     if args.check:
@@ -78,7 +78,7 @@ def convert_properties_main(argv: list[str]) -> int:
                              "instead of absolute paths")
     args = parser.parse_args(argv)
 
-    from rouge2.run.properties import convert_properties
+    from rouge2.config.properties import convert_properties
 
     sys.stdout.write(convert_properties(args.properties, relative_to=args.relative_to))
     return 0

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from rouge2.aggregate import Score, combine, normalize_mode, resolve_alpha
+from rouge2.stats.combine import combine, normalize_mode, resolve_alpha
+from rouge2.stats.prf import Score
 from rouge2.analysis.analyzer import Analyzer
 from rouge2.errors import UserError
 from rouge2.measures import parse_measure
@@ -166,7 +167,7 @@ class Scorer:
 def score(candidate: str, references, measures: Sequence[str] = DEFAULT_MEASURES, **options):
     """Score one candidate against one reference or a list of references.
 
-    Returns a dict from measure name to :class:`~rouge2.aggregate.Score`.
+    Returns a dict from measure name to :class:`~rouge2.stats.combine.Score`.
     """
     return Scorer(measures, **options).score(candidate, references)
 

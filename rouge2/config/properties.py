@@ -34,7 +34,7 @@ import re
 from pathlib import Path
 
 from rouge2.errors import UserError
-from rouge2.run.config import SNOWBALL_LANGUAGES
+from rouge2.config.yaml_config import SNOWBALL_LANGUAGES
 
 # The Java tool's defaults (docs/usage-documentation.md of ROUGE 2.0).
 JAVA_DEFAULTS = {

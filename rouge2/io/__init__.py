@@ -1,0 +1,1 @@
+"""Reading inputs (one reader for each format) and writing outputs (atomically)."""

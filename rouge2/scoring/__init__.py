@@ -1,0 +1,1 @@
+"""The library door: options, the scorer, corpus evaluation, the signature."""
