@@ -124,5 +124,5 @@ def test_bit_parallel_union_lcs_equals_table_traceback(a, b):
 @given(text, st.lists(text, min_size=1, max_size=3))
 def test_score_corpus_equals_score(cand, refs):
     one = rouge2.score(cand, refs, ALL)
-    many = rouge2.score_corpus([(cand, refs), (cand, refs)], ALL)
+    many = rouge2.score_corpus([(cand, refs), (cand, refs)], measures=ALL)
     assert many == [one, one]

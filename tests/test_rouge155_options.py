@@ -71,7 +71,7 @@ def test_perl_numbers():
         (["-a", "-n"], "option -n needs a value"),
         (["-l", "10", "-b", "20", "-a", "c"], "give a length limit in words (-l) or in bytes (-b), not both"),
         (["-c", "101", "-a", "c"], "the confidence interval (-c) must be between 0 and 100"),
-        (["-w", "0", "-a", "c"], "the ROUGE-W weight factor (-w) must be greater than 0"),
+        (["-w", "0", "-a", "c"], "the ROUGE-W weight factor (-w) must be greater than 0 and at most 32 (f(k) = k^w overflows beyond), got '0'"),
         (["-p", "1.5", "-a", "c"], "the F-measure weight (-p) must be between 0 and 1"),
         (["-l", "2.5", "-a", "c"], "option -l needs a whole number of words, got '2.5'"),
         (["-M", "-a", "c"], "-M (stem models only) is not supported"),

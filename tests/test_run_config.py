@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+import rouge2
 from rouge2.errors import UserError
 from rouge2.config.yaml_config import load_config, parse_config
 
@@ -41,12 +42,11 @@ def test_minimal_config_and_defaults(project):
     cfg = load_config(write(project, BASE))
     assert cfg.inputs.path == project / "proj"
     assert cfg.measures == ("rouge-1", "rouge-2", "rouge-l")
-    assert cfg.multi_reference == "average"
-    assert cfg.alpha == 0.5 and cfg.beta is None
+    assert cfg.options.multi_reference == "pooled"  # the same default in every door
+    assert cfg.options.alpha == 0.5
     assert cfg.outputs.csv == project / "rouge2-results" / "results.csv"
     assert cfg.outputs.console is True
-    opts = cfg.score_options()
-    assert opts["multi_reference"] == "average" and opts["alpha"] == 0.5 and "beta" not in opts
+    assert cfg.options == rouge2.Options()  # nothing set: the library's defaults
 
 
 @pytest.mark.parametrize("path", CONFIGS, ids=[p.name for p in CONFIGS])
@@ -106,7 +106,7 @@ def test_bad_choice_lists_allowed_values(project):
 
 def test_wrong_type(project):
     msg = error_of(write(project, BASE + "preprocess:\n  word_limit: ten\n"))
-    assert ":5: preprocess.word_limit: expected a whole number >= 1 or null, got 'ten' (text)" in msg
+    assert ":5: preprocess.word_limit: expected a whole number of words (0: no limit), got 'ten'" in msg
 
 
 def test_wrong_bool(project):
@@ -116,7 +116,7 @@ def test_wrong_bool(project):
 
 def test_bad_measure(project):
     msg = error_of(write(project, BASE + "measures:\n  - rouge-1\n  - rouge-x\n"))
-    assert ":6: measures: unknown measure 'rouge-x'; allowed forms: rouge-<n>" in msg
+    assert ":6: measures: unknown measure 'rouge-x'" in msg
 
 
 def test_missing_project_folder(tmp_path):
@@ -138,28 +138,28 @@ def test_alpha_and_beta_exclusive(project):
 
 def test_alpha_range(project):
     msg = error_of(write(project, BASE + "alpha: 2\n"))
-    assert ":4: alpha: expected a number from 0 to 1" in msg
+    assert ":4: alpha: must be a number from 0 to 1" in msg
 
 
 def test_beta_maps_to_options(project):
     cfg = load_config(write(project, BASE + "beta: 2\n"))
-    assert cfg.score_options()["beta"] == 2.0 and "alpha" not in cfg.score_options()
+    assert cfg.options.alpha == 1 / (1 + 2.0 ** 2)
 
 
 def test_bad_stem_language(project):
     msg = error_of(write(project, BASE + "preprocess:\n  stem: snowball:englsh\n"))
-    assert "unknown Snowball language 'englsh'" in msg and "did you mean 'english'?" in msg
+    assert "unknown Snowball stemmer language 'englsh'" in msg and "did you mean 'english'?" in msg
 
 
 def test_stopwords_file_missing(project):
     msg = error_of(write(project, BASE + "preprocess:\n  stopwords: words/stop.txt\n"))
-    assert ":5: preprocess.stopwords: 'words/stop.txt' is neither a known list nor an existing file" in msg
+    assert ":5: preprocess.stopwords: stopword file" in msg
 
 
 def test_stopwords_file_resolves_relative_to_config(project):
     (project / "stop.txt").write_text("the\n")
     cfg = load_config(write(project, BASE + "preprocess:\n  stopwords: stop.txt\n"))
-    assert cfg.preprocess.stopwords == str(project / "stop.txt")
+    assert cfg.options.stopwords == "file:" + str(project / "stop.txt")
 
 
 def test_unknown_encoding(project):

@@ -117,28 +117,21 @@ def test_topic_labels_disambiguated_only_when_needed():
 # --------------------------------------------------------------------------- runs
 
 
-class FakeScorer:
-    """Unigram overlap on whitespace tokens, Java-average over references."""
+@pytest.fixture
+def crash_on(monkeypatch):
+    """Make scoring crash on a candidate containing a given text (a bug mid-run)."""
+    from rouge2.run.parallel import PairScorer
 
-    def __init__(self, measures, fail_on=None, **options):
-        self.measures = list(measures)
-        self.fail_on = fail_on
+    def install(text):
+        original = PairScorer.__call__
 
-    def score(self, cand, refs):
-        from rouge2.stats.prf import Score
+        def call(self, item):
+            if text in item.candidate:
+                raise RuntimeError("scorer crashed")
+            return original(self, item)
 
-        if self.fail_on and self.fail_on in cand:
-            raise RuntimeError("scorer crashed")
-        c = cand.lower().split()
-        rs, ps = [], []
-        for ref in refs:
-            r = ref.lower().split()
-            hit = sum(min(c.count(w), r.count(w)) for w in set(c))
-            rs.append(hit / len(r) if r else 0.0)
-            ps.append(hit / len(c) if c else 0.0)
-        R, P = sum(rs) / len(rs), sum(ps) / len(ps)
-        F = 2 * P * R / (P + R) if P + R else 0.0
-        return {m: Score(P, R, F) for m in self.measures}
+        monkeypatch.setattr(PairScorer, "__call__", call)
+    return install
 
 
 def make_project(tmp_path):
@@ -154,6 +147,7 @@ def make_project(tmp_path):
     (root / "system" / "t2_bad.txt").write_text("x q\n")
     cfg = tmp_path / "run.yaml"
     cfg.write_text("inputs: {format: java-project, path: proj}\nmeasures: [rouge-1]\n"
+                   "multi_reference: average\n"
                    "bootstrap: {resamples: 50, seed: 3}\n"
                    "compare: {pairs: [[good.txt, bad.txt]], resamples: 100}\n"
                    "outputs: {dir: results, console: false}\n")
@@ -162,7 +156,7 @@ def make_project(tmp_path):
 
 def test_run_writes_all_outputs(tmp_path):
     cfg = load_config(make_project(tmp_path))
-    result = run(cfg, scorer_factory=FakeScorer, progress=False)
+    result = run(cfg, progress=False)
     res = tmp_path / "results"
     assert sorted(p.name for p in res.iterdir()) == [
         "per_summary.csv", "per_summary.jsonl", "results.csv", "summary.json"]
@@ -181,7 +175,8 @@ def test_run_writes_all_outputs(tmp_path):
     sig = summary["signature"]
     assert len(sig["sha256"]) == 64 and sig["versions"]["rouge2"]
     assert sig["settings"]["bootstrap"]["seed"] == 3
-    assert sig["settings"]["multi_reference"] == "average"
+    assert sig["settings"]["options"]["multi_reference"] == "average"
+    assert jsonl[0]["stats"]["rouge-1"] == [[0, 4, 1], [0, 2, 1]]  # bad.txt "z" vs "a b c d", "a b"
     good = summary["systems"]["good.txt"]["rouge-1"]
     assert good["tasks"] == 2 and len(good["ci"]["fmeasure"]) == 2
     (cmp,) = summary["comparisons"]
@@ -191,25 +186,27 @@ def test_run_writes_all_outputs(tmp_path):
 
 def test_run_is_reproducible(tmp_path):
     cfg = load_config(make_project(tmp_path))
-    run(cfg, scorer_factory=FakeScorer, progress=False)
+    run(cfg, progress=False)
     first = (tmp_path / "results" / "summary.json").read_bytes()
-    run(cfg, scorer_factory=FakeScorer, progress=False)
+    run(cfg, progress=False)
     assert (tmp_path / "results" / "summary.json").read_bytes() == first
 
 
-def test_failed_run_leaves_no_output(tmp_path):
+def test_failed_run_leaves_no_output(tmp_path, crash_on):
     cfg = load_config(make_project(tmp_path))
+    crash_on("x q")
     with pytest.raises(RuntimeError):
-        run(cfg, scorer_factory=lambda m, **o: FakeScorer(m, fail_on="x q"), progress=False)
+        run(cfg, progress=False)
     assert not (tmp_path / "results").exists()
 
 
-def test_failed_run_keeps_previous_results(tmp_path):
+def test_failed_run_keeps_previous_results(tmp_path, crash_on):
     cfg = load_config(make_project(tmp_path))
-    run(cfg, scorer_factory=FakeScorer, progress=False)
+    run(cfg, progress=False)
     before = {p.name: p.read_bytes() for p in (tmp_path / "results").iterdir()}
+    crash_on("x q")
     with pytest.raises(RuntimeError):
-        run(cfg, scorer_factory=lambda m, **o: FakeScorer(m, fail_on="x q"), progress=False)
+        run(cfg, progress=False)
     after = {p.name: p.read_bytes() for p in (tmp_path / "results").iterdir()}
     assert after == before
 
@@ -218,7 +215,7 @@ def test_compare_unknown_system_fails_before_writing(tmp_path):
     p = make_project(tmp_path)
     p.write_text(p.read_text().replace("[[good.txt, bad.txt]]", "[[good.txt, nope]]"))
     with pytest.raises(UserError, match="compare.pairs: no system named 'nope'.*systems: bad.txt, good.txt"):
-        run(load_config(p), scorer_factory=FakeScorer, progress=False)
+        run(load_config(p), progress=False)
     assert not (tmp_path / "results").exists()
 
 
@@ -229,14 +226,14 @@ def test_duplicate_pair_in_rows_is_an_error(tmp_path):
     cfg = tmp_path / "run.yaml"
     cfg.write_text("inputs: {format: jsonl, path: rows.jsonl}\noutputs: {console: false}\n")
     with pytest.raises(UserError, match="task 'd' has system 'A' twice"):
-        run(load_config(cfg), scorer_factory=FakeScorer, progress=False)
+        run(load_config(cfg), progress=False)
     assert not (tmp_path / "rouge2-results").exists()
 
 
 def test_console_table(tmp_path, capsys):
     p = make_project(tmp_path)
     p.write_text(p.read_text().replace("console: false", "console: true"))
-    run(load_config(p), scorer_factory=FakeScorer, progress=False)
+    run(load_config(p), progress=False)
     text = capsys.readouterr().out
     assert "system" in text and "good.txt" in text and "95% CI of F" in text
     assert "paired significance tests" in text and "wrote " in text
@@ -276,7 +273,8 @@ def test_news_and_rouge155_configs_run(tmp_path):
         run(load_config(_redirect(CONFIGS / name, tmp_path)), progress=False)
     news = json.loads((tmp_path / "news-summeval" / "summary.json").read_text())
     assert news["counts"] == {"tasks": 5, "systems": 4, "summaries": 20}
-    assert news["signature"]["settings"]["preprocess"]["stem"] is True
+    assert news["signature"]["settings"]["options"]["stem"] == "rouge155"
+    assert news["signature"]["versions"]["stemmer_exceptions"].startswith("sha256:")
     eq = list(csv.DictReader((tmp_path / "rouge155-equivalent" / "per_summary.csv").open()))
     # ROUGE-1.5.5 -a -n 2 -m -s -f A -p 0.5 -d prints "M0 ROUGE-1 Eval 0.M0 R:0.40000 P:0.26923 F:0.32184"
     row = next(r for r in eq if r["task"] == "0" and r["system"] == "M0" and r["measure"] == "rouge-1")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rouge2.errors import UserError
-from rouge2.run import runner
+from rouge2.run import parallel
 from rouge2.config.yaml_config import load_config, parse_config
 from rouge2.io.inputs import InputItem
 from rouge2.run.runner import run
@@ -143,7 +143,8 @@ def test_paper_example_csv_statuses(tmp_path):
         covered = sum(r["status"] in ("exact", "synonym") for r in mine)
         total = sum(r["status"] != "added" for r in mine)
         n_added = sum(r["status"] == "added" for r in mine)
-        r_, p_, _ = result.pairs[("task1", system)]["rouge-topicuniq-nn|jj"]
+        score = result.pairs[("task1", system)]["rouge-topicuniq-nn|jj"]
+        r_, p_ = score.recall, score.precision
         assert covered / total == pytest.approx(r_)
         assert covered / (covered + n_added) == pytest.approx(p_)
     assert (out / "topic_coverage.html").is_file()
@@ -273,8 +274,8 @@ def _run_cli(*args: str) -> None:
 
 @pytest.mark.parametrize("topics", [False, pytest.param(True, marks=needs_tagger)])
 def test_jobs_give_identical_files(tmp_path, monkeypatch, topics):
-    monkeypatch.setattr(runner, "CHUNK_ITEMS", 3)  # several chunks in flight over 20 summaries
-    monkeypatch.setattr(runner, "CHUNK_MAX_ITEMS", 4)
+    monkeypatch.setattr(parallel, "CHUNK_ITEMS", 3)  # several chunks in flight over 20 summaries
+    monkeypatch.setattr(parallel, "CHUNK_MAX_ITEMS", 4)
     cfg = _jobs_config(tmp_path, topics)
     _run_cli("--jobs", "1", str(cfg))
     shutil.move(tmp_path / "out", tmp_path / "one")
@@ -289,11 +290,11 @@ def test_jobs_give_identical_files(tmp_path, monkeypatch, topics):
 
 
 def test_chunks_keep_tasks_together(monkeypatch):
-    monkeypatch.setattr(runner, "CHUNK_ITEMS", 2)
-    monkeypatch.setattr(runner, "CHUNK_MAX_ITEMS", 3)
+    monkeypatch.setattr(parallel, "CHUNK_ITEMS", 2)
+    monkeypatch.setattr(parallel, "CHUNK_MAX_ITEMS", 3)
     items = [InputItem(t, s, "", (), ()) for t, s in
              [("a", 1), ("a", 2), ("a", 3), ("b", 1), ("c", 1), ("c", 2), ("c", 3), ("c", 4), ("d", 1)]]
-    chunks = [[(i.task, i.system) for i in c] for c in runner._chunks(items)]
+    chunks = [[(i.task, i.system) for i in c] for c in parallel.chunks(items)]
     # closed at a task boundary once 2 items are in, and at 3 items whatever the task
     assert chunks == [[("a", 1), ("a", 2), ("a", 3)], [("b", 1), ("c", 1), ("c", 2)],
                       [("c", 3), ("c", 4)], [("d", 1)]]

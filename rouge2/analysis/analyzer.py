@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Callable, Iterable, Sequence
 
 from rouge2.analysis.limits import flat_text, lcs_sentences
+from rouge2.analysis.sentences import SENTENCES
 from rouge2.analysis.tokenize import get_tokenizer
 
 
@@ -54,22 +55,12 @@ class AnalyzedText:
         return f"AnalyzedText(tokens={self.tokens!r}, sentences={len(self.sentences)})"
 
 
-def split_sentences(text: str | Sequence[str]) -> list[str]:
-    """Sentences of ``text``: its lines, empty lines dropped (the SPL format)."""
-    if isinstance(text, str):
-        if "\n" not in text:  # one line: the common case, without a split
-            return [text] if text else []
-        lines = text.split("\n")
-    else:
-        lines = list(text)
-    return [line for line in lines if line]
-
-
 class Analyzer:
     """Preprocessing settings applied identically to candidates and references.
 
-    The order of operations is the script's: length limits on raw sentences,
-    tokenization, stopword removal (on the lowercased word), stemming.
+    The order of operations is the script's: sentence splitting, length
+    limits on raw sentences, tokenization, stopword removal (on the
+    lowercased word), stemming.
     """
 
     #: analysed texts kept at most; the cache is emptied when it is full
@@ -84,6 +75,7 @@ class Analyzer:
         byte_limit: int = 0,
         stem_min_length: int = 4,
         cache: bool = True,
+        sentences: str = "lines",
     ):
         if word_limit and byte_limit:
             from rouge2.errors import UserError
@@ -91,6 +83,8 @@ class Analyzer:
             raise UserError("give a length limit in words or in bytes, not both")
         self.tokenizer_name = tokenizer
         self._tokenize = get_tokenizer(tokenizer)
+        self.sentences = sentences
+        self._split = SENTENCES.get(sentences)
         self._stemmer = stemmer
         self._stopwords = frozenset(stopwords) if stopwords else frozenset()
         self.word_limit = int(word_limit or 0)
@@ -163,24 +157,30 @@ class Analyzer:
         result.tag_source = flat_str  # topic measures tag only what the limit keeps
         return result
 
+    def split(self, text: str | Sequence[str]) -> list[str]:
+        """The sentences of ``text``; a list or tuple is taken as its sentences (empty ones dropped)."""
+        if isinstance(text, str):
+            return self._split(text)
+        return [s for s in text if s]
+
     def analyze(self, text: str | Sequence[str], cache: bool = True) -> AnalyzedText:
-        """Analyse ``text`` (sentences separated by newlines, or a list of them).
+        """Analyse ``text`` (split into sentences by the ``sentences`` setting), or a list of sentences.
 
         With ``cache`` (the default) the result is kept, so a text seen again,
         such as a reference shared by many systems, is not analysed twice.
         """
-        if cache and self._cache is not None and isinstance(text, str):
+        if cache and self._cache is not None and isinstance(text, (str, tuple)):
             cache = self._cache
             if len(cache) >= self.CACHE_LIMIT:
                 cache.clear()
             hit = cache.get(text)
             if hit is not None:
                 return hit
-            result = self.analyze_sentences(split_sentences(text))
-            result.source = text
+            result = self.analyze_sentences(self.split(text))
+            result.source = text if isinstance(text, str) else "\n".join(text)
             cache[text] = result
             return result
-        result = self.analyze_sentences(split_sentences(text))
+        result = self.analyze_sentences(self.split(text))
         result.source = text if isinstance(text, str) else "\n".join(text)
         return result
 

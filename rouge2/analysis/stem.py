@@ -28,51 +28,24 @@ two agree exactly.
 from __future__ import annotations
 
 import re
-from importlib import resources as _resources
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Callable
 
+from rouge2.data import read_resource
 from rouge2.errors import UserError
+from rouge2.registry import Registry, suggest
 
 __all__ = [
     "EXCEPTION_FILES",
     "exception_table",
     "porter_stem",
-    "read_resource",
     "rouge155_stem",
     "snowball_stemmer",
+    "SNOWBALL_LANGUAGES",
+    "STEMMERS",
+    "Stemmer",
     "stem_rouge155_token",
 ]
-
-# --------------------------------------------------------------------------
-# packaged data
-
-_REPO_RESOURCES = Path(__file__).resolve().parents[2] / "resources"
-
-
-def read_resource(*parts: str) -> bytes:
-    """Bytes of a file shipped in package ``rouge2.resources``.
-
-    ``parts`` is the path below the package, e.g. ``("rouge155",
-    "adj.exc")``.  Before the package is installed, the ``resources/``
-    folder of the source tree is used instead.
-    """
-    try:
-        node = _resources.files("rouge2.resources")
-        for part in parts:
-            node = node.joinpath(part)
-        return node.read_bytes()
-    except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError):
-        pass
-    path = _REPO_RESOURCES.joinpath(*parts)
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise UserError(
-            f"packaged resource {'/'.join(parts)} is missing ({path}); "
-            "reinstall rouge2"
-        ) from exc
-
 
 # --------------------------------------------------------------------------
 # the script's Porter variant
@@ -301,19 +274,56 @@ def stem_rouge155_token(token: str) -> str:
 # Snowball (nltk)
 
 
+#: nltk's Snowball languages (nltk is pinned; tests check this list against it)
+SNOWBALL_LANGUAGES = (
+    "arabic", "danish", "dutch", "english", "finnish", "french", "german",
+    "hungarian", "italian", "norwegian", "porter", "portuguese", "romanian",
+    "russian", "spanish", "swedish",
+)
+
+
+def _snowball_language(language: str) -> str:
+    lang = language.strip().lower()
+    if lang not in SNOWBALL_LANGUAGES:
+        raise UserError(
+            f"unknown Snowball stemmer language {language!r}{suggest(lang, SNOWBALL_LANGUAGES)}; "
+            f"use one of: {', '.join(SNOWBALL_LANGUAGES)}"
+        )
+    return lang
+
+
 def snowball_stemmer(language: str) -> Callable[[str], str]:
     """A callable stemming one word with nltk's Snowball stemmer."""
+    lang = _snowball_language(language)
     try:
         from nltk.stem.snowball import SnowballStemmer
     except ImportError as exc:  # pragma: no cover - depends on environment
         raise UserError(
             "Snowball stemming needs nltk; install it with 'pip install nltk'"
         ) from exc
-    languages = tuple(SnowballStemmer.languages)
-    lang = language.strip().lower() if isinstance(language, str) else language
-    if lang not in languages:
-        raise UserError(
-            f"unknown Snowball stemmer language {language!r}; "
-            f"use one of: {', '.join(languages)}"
-        )
     return SnowballStemmer(lang).stem
+
+
+# --------------------------------------------------------------------------
+# the stemmers by name
+
+
+@dataclass(frozen=True)
+class Stemmer:
+    """A stemming function and the shortest token it applies to."""
+
+    name: str
+    stem: Callable[[str], str]
+    #: tokens shorter than this are left as they are (the script: 4)
+    min_length: int = 1
+
+
+STEMMERS: Registry = Registry("stemmer")
+STEMMERS.add("none", None, "no stemming", aliases=("false", "no", "off"))
+STEMMERS.add("rouge155", Stemmer("rouge155", rouge155_stem, 4),
+             "ROUGE-1.5.5's -m: WordNet-2.0 exceptions, then its Porter variant, tokens of 4+ characters",
+             aliases=("true", "porter-rouge155", "rouge-1.5.5"))
+STEMMERS.add_family("snowball:", "snowball:<language>", _snowball_language,
+                    lambda lang: Stemmer(f"snowball:{lang}", snowball_stemmer(lang), 1),
+                    "nltk's Snowball stemmer for <language>, every token",
+                    prefixes=("snowball-",))

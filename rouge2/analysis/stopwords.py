@@ -27,13 +27,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Union
 
-from rouge2.analysis.stem import read_resource
+from rouge2.data import read_resource
 from rouge2.errors import UserError
+from rouge2.registry import Registry
 
-__all__ = ["NAMED_LISTS", "load_stopwords"]
-
-#: Names accepted besides ``spacy:<lang>`` and file paths.
-NAMED_LISTS = ("smart", "rouge2-java")
+__all__ = ["STOPWORDS", "canonical_stopwords", "load_stopwords"]
 
 StopwordSpec = Union[bool, str, "os.PathLike[str]", None]
 
@@ -61,13 +59,18 @@ def _rouge2_java() -> frozenset[str]:
 _LANG = re.compile(r"^[a-z]{2,3}$")
 
 
-@lru_cache(maxsize=None)
-def _spacy(lang: str) -> frozenset[str]:
+def _spacy_language(lang: str) -> str:
+    lang = lang.strip().lower()
     if not _LANG.match(lang):
         raise UserError(
             f"bad spaCy stopword language {lang!r} in 'spacy:{lang}'; "
             "use a spaCy language code such as 'spacy:en' or 'spacy:de'"
         )
+    return lang
+
+
+@lru_cache(maxsize=None)
+def _spacy(lang: str) -> frozenset[str]:
     try:
         importlib.import_module("spacy")
     except ImportError as exc:
@@ -91,7 +94,7 @@ def _from_file(path: Path) -> frozenset[str]:
     except FileNotFoundError:
         raise UserError(
             f"stopword file {path} not found; give an existing file or one of "
-            f"the named lists: {', '.join(NAMED_LISTS)}, spacy:<lang>"
+            f"the named lists: smart, rouge2-java, spacy:<lang>"
         ) from None
     except IsADirectoryError:
         raise UserError(
@@ -119,24 +122,47 @@ def _from_file(path: Path) -> frozenset[str]:
     return frozenset(words)
 
 
+STOPWORDS: Registry = Registry("stopword list")
+STOPWORDS.add("none", lambda: frozenset(), "no stopword removal", aliases=("false", "no", "off"))
+STOPWORDS.add("smart", _smart, "the SMART list ROUGE-1.5.5 removes with -s",
+              aliases=("true", "rouge155"))
+STOPWORDS.add("rouge2-java", _rouge2_java, "the Java ROUGE 2.0 default list", aliases=("java",))
+STOPWORDS.add_family("spacy:", "spacy:<lang>", _spacy_language, lambda lang: lambda: _spacy(lang),
+                     "spaCy's stopword list for language <lang>")
+STOPWORDS.add_family("file:", "<file path>", lambda path: str(Path(path).expanduser().resolve()),
+                     lambda path: lambda: _from_file(Path(path)), "one word a line, # comments")
+
+
+def canonical_stopwords(spec: StopwordSpec) -> str:
+    """The canonical name of a ``stopwords`` setting.
+
+    ``True``/``False``/``None`` are ``smart``/``none``; a registered name or
+    alias is its canonical name; anything else is read as a file path and
+    must exist (its canonical name is ``file:<absolute path>``).
+    """
+    if spec is None or spec is False:
+        return "none"
+    if spec is True:
+        return "smart"
+    if isinstance(spec, os.PathLike):
+        spec = os.fspath(spec)
+    if not isinstance(spec, str):
+        raise STOPWORDS.unknown(spec)
+    found = STOPWORDS.find(spec)
+    if found is not None:
+        return found
+    path = Path(spec).expanduser()
+    if path.is_file():
+        return "file:" + str(path.resolve())
+    if os.sep in spec or "/" in spec or path.suffix:
+        what = "is a folder" if path.is_dir() else "not found"
+        raise UserError(f"stopword file {spec} {what}; give an existing file (one word a line) "
+                        f"or one of the named lists: smart, rouge2-java, spacy:<lang>")
+    raise STOPWORDS.unknown(spec, " or the path of an existing word-list file")
+
+
 def load_stopwords(spec: StopwordSpec) -> frozenset[str]:
     """The stopword set described by ``spec`` (see the module docstring)."""
-    if spec is None or spec is False:
-        return frozenset()
-    if spec is True:
-        return _smart()
-    if isinstance(spec, str):
-        name = spec.strip().lower()
-        if name == "smart":
-            return _smart()
-        if name == "rouge2-java":
-            return _rouge2_java()
-        if name.startswith("spacy:"):
-            return _spacy(name[len("spacy:"):].strip())
-        return _from_file(Path(spec))
-    if isinstance(spec, os.PathLike):
-        return _from_file(Path(spec))
-    raise UserError(
-        f"bad stopword setting {spec!r}; use true, 'smart', 'rouge2-java', "
-        "'spacy:<lang>' or the path of a word-list file"
-    )
+    if isinstance(spec, (set, frozenset, list, tuple)):
+        return frozenset(spec)
+    return STOPWORDS.get(canonical_stopwords(spec))()

@@ -19,6 +19,7 @@ import unicodedata
 from functools import lru_cache
 
 from rouge2.kernels import rouge155_tokens
+from rouge2.registry import Registry
 
 _ASCII_WORD = re.compile(r"[a-z0-9]+")
 
@@ -64,16 +65,14 @@ def unicode_tokens(text: str) -> list[str]:
     return out
 
 
-TOKENIZERS = {"rouge155": rouge155_tokens, "unicode": unicode_tokens}
+TOKENIZERS: Registry = Registry("tokenizer")
+TOKENIZERS.add("rouge155", rouge155_tokens,
+               "ROUGE-1.5.5's rules: ASCII letters and digits, lowercased; other text vanishes",
+               aliases=("rouge-1.5.5",))
+TOKENIZERS.add("unicode", unicode_tokens,
+               "letters, marks and digits of any script, NFC, case-folded")
 
 
 def get_tokenizer(name: str):
     """The tokenizer function registered under ``name``."""
-    from rouge2.errors import UserError
-
-    try:
-        return TOKENIZERS[name]
-    except KeyError:
-        raise UserError(
-            f"unknown tokenizer {name!r}: use one of {', '.join(sorted(TOKENIZERS))}"
-        ) from None
+    return TOKENIZERS.get(name)

@@ -31,28 +31,18 @@ def read_text(path: str, encoding: str = "utf-8") -> str:
 
 
 def main(argv: list[str]) -> int:
+    from rouge2.cli.options import add_option_flags, options_from_args
     from rouge2.scoring.scorer import DEFAULT_MEASURES, Scorer
 
     ap = _Parser(prog="rouge2 score", description="Score one candidate against references.")
     ap.add_argument("-c", "--candidate", required=True, help="candidate file, one sentence per line")
     ap.add_argument("-r", "--references", required=True, nargs="+", help="reference files")
     ap.add_argument("-m", "--measures", nargs="+", default=list(DEFAULT_MEASURES))
-    ap.add_argument("--stem", action="store_true", help="ROUGE-1.5.5 stemmer (-m)")
-    ap.add_argument("--stopwords", action="store_true", help="remove SMART stopwords (-s)")
-    ap.add_argument("--multi-reference", default="pooled", help="pooled | best | average | max-f")
-    ap.add_argument("--alpha", type=float, default=None)
-    ap.add_argument("--tokenizer", default="rouge155", help="rouge155 | unicode")
     ap.add_argument("--encoding", default="utf-8")
+    add_option_flags(ap)
     ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = ap.parse_args(argv)
-    scorer = Scorer(
-        args.measures,
-        stem=args.stem,
-        stopwords=args.stopwords,
-        multi_reference=args.multi_reference,
-        alpha=args.alpha,
-        tokenizer=args.tokenizer,
-    )
+    scorer = Scorer(args.measures, options=options_from_args(args))
     cand = read_text(args.candidate, args.encoding)
     refs = [read_text(r, args.encoding) for r in args.references]
     result = scorer.score(cand, refs)

@@ -34,7 +34,7 @@ import re
 from pathlib import Path
 
 from rouge2.errors import UserError
-from rouge2.config.yaml_config import SNOWBALL_LANGUAGES
+from rouge2.analysis.stem import STEMMERS
 
 # The Java tool's defaults (docs/usage-documentation.md of ROUGE 2.0).
 JAVA_DEFAULTS = {
@@ -170,17 +170,19 @@ def _measures(props: dict[str, tuple[str, int]], source: str) -> tuple[list[str]
 
 
 def _stemmer(name: str, source: str, line: int) -> str:
+    """The rouge2 stemmer name for the Java tool's ``stemmer.name`` (``englishStemmer``:
+    its Snowball stemmer classes), checked by the library's stemmer registry."""
     m = re.fullmatch(r"\s*([A-Za-z]+?)(?:Stemmer)?\s*", name)
-    lang = m.group(1).lower() if m else ""
-    if lang not in SNOWBALL_LANGUAGES:
-        raise UserError(f"{source}:{line}: stemmer.name {name.strip()!r} is not a Snowball stemmer; "
-                        f"allowed values: " + ", ".join(f"{x}Stemmer" for x in SNOWBALL_LANGUAGES))
-    return f"snowball:{lang}"
+    lang = m.group(1).lower() if m else name.strip()
+    try:
+        return STEMMERS.canonical(f"snowball:{lang}")
+    except UserError as exc:
+        raise UserError(f"{source}:{line}: stemmer.name {name.strip()!r}: {exc}") from None
 
 
 def _same_as_bundled_java_list(path: Path) -> bool:
     try:
-        from rouge2.analysis.stem import read_resource
+        from rouge2.data import read_resource
 
         return path.read_bytes() == read_resource("stopwords", "rouge2-java-default.txt")
     except Exception:

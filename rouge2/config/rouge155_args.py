@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from rouge2.errors import UserError
+from rouge2.measures import MAX_WEIGHT
 
 # letters taking a value / plain flags, as the script declares them
 VALUE_OPTS = set("bcefln" "prtwz" "2")
@@ -183,8 +184,9 @@ def parse_args(argv: list[str]) -> Options:
 
     if "w" in raw:
         w = perl_num(raw["w"])
-        if not w > 0:
-            raise UserError("the ROUGE-W weight factor (-w) must be greater than 0")
+        if not 0 < w <= MAX_WEIGHT:
+            raise UserError(f"the ROUGE-W weight factor (-w) must be greater than 0 and at most "
+                            f"{MAX_WEIGHT:g} (f(k) = k^w overflows beyond), got {raw['w']!r}")
         o.weight_text, o.weight = raw["w"], w
 
     if "r" in raw:

@@ -57,8 +57,13 @@ def parse_isi(text: str) -> list[str]:
 PARSERS = {"SPL": parse_spl, "SEE": parse_see, "ISI": parse_isi}
 
 
-def read_sentences(path: str, fmt: str | None, shown_path: str | None = None) -> list[str]:
-    """Read ``path`` in format ``fmt`` (case-insensitive)."""
+def read_sentences(path: str, fmt: str | None, shown_path: str | None = None,
+                   encoding: str = "latin-1") -> list[str]:
+    """Read ``path`` in format ``fmt`` (case-insensitive).
+
+    The drop-in command decodes as latin-1 (one character per byte, the
+    script's semantics); YAML runs pass their ``inputs.encoding``.
+    """
     shown = shown_path or path
     parser = PARSERS.get((fmt or "").upper())
     if parser is None:
@@ -70,7 +75,11 @@ def read_sentences(path: str, fmt: str | None, shown_path: str | None = None) ->
             data = fh.read()
     except OSError as exc:
         raise UserError(f"cannot open {shown}: {exc.strerror or exc}") from None
-    return parser(data.decode("latin-1"))
+    if encoding == "latin-1":
+        return parser(data.decode("latin-1"))
+    from rouge2.io.inputs import decode_bytes
+
+    return parser(decode_bytes(data, shown, encoding))
 
 
 def perl_split_ws(s: str) -> list[str]:

@@ -28,24 +28,53 @@ from __future__ import annotations
 
 import codecs
 import csv
-import html
 import json
-import re
-import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, NamedTuple
 
 from rouge2.errors import UserError
-from rouge2.config.yaml_config import InputsConfig
 
-__all__ = ["InputItem", "read_inputs", "split_sentences", "normalize_text", "decode_bytes"]
+__all__ = ["Columns", "InputItem", "InputsConfig", "INPUT_FORMATS", "read_inputs", "decode_bytes"]
+
+
+#: the input formats, for ``inputs.format``
+INPUT_FORMATS = ("java-project", "rouge155-xml", "jsonl", "csv", "tsv")
+
+
+@dataclass(frozen=True)
+class Columns:
+    """Field (JSONL) or column (CSV/TSV) names of a row."""
+
+    task: str = "task"
+    system: str = "system"
+    candidate: str = "candidate"
+    references: tuple[str, ...] = ("references",)
+    reference_names: str | None = None
+
+
+@dataclass(frozen=True)
+class InputsConfig:
+    """What to read: a format, a path, an encoding and (for rows) column names."""
+
+    format: str
+    path: Path
+    encoding: str = "utf-8"
+    columns: Columns = field(default_factory=Columns)
 
 
 class InputItem(NamedTuple):
+    """One system summary of one task with all the task's references.
+
+    A text is a string (split into sentences by the ``sentences`` option) or,
+    for formats that define sentences themselves (rouge155-xml), a tuple of
+    sentences kept as they are.
+    """
+
     task: str
     system: str
-    candidate: str
-    references: tuple[str, ...]
+    candidate: str | tuple[str, ...]
+    references: tuple[str | tuple[str, ...], ...]
     reference_names: tuple[str, ...]
 
 
@@ -78,12 +107,19 @@ def decode_bytes(data: bytes, path: Path | str, encoding: str = "utf-8") -> str:
     return text
 
 
+def _newlines(text: str) -> str:
+    """``\r\n`` and ``\r`` line ends as ``\n`` (sentences are lines)."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
 def _read_text(path: Path, encoding: str) -> str:
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise UserError(f"{path}: cannot read the file: {exc.strerror}") from None
-    return decode_bytes(data, path, encoding)
+    return _newlines(decode_bytes(data, path, encoding))
 
 
 def decoded_lines(path: Path, encoding: str = "utf-8") -> Iterator[tuple[int, str]]:
@@ -124,56 +160,6 @@ def decoded_lines(path: Path, encoding: str = "utf-8") -> Iterator[tuple[int, st
 def _with_end(handle) -> Iterator[bytes | None]:
     yield from handle
     yield None
-
-
-# ---------------------------------------------------------------------------
-# sentences
-
-_ABBREVIATIONS = frozenset("""
-mr mrs ms dr prof sr jr st mt vs etc e.g i.e fig no vol gen col lt sgt capt rev
-jan feb mar apr jun jul aug sep sept oct nov dec inc ltd co corp u.s u.k
-""".split())
-_CLOSERS = "\"'”’)]}»"
-
-
-def split_sentences(text: str) -> list[str]:
-    """A small rule-based splitter: a sentence ends with a token ending in
-    ``.``, ``!`` or ``?`` (closing quotes/brackets allowed after it) unless
-    the token is a known abbreviation or a single-letter initial.  Tokens are
-    whitespace-separated; line breaks also end sentences."""
-    out: list[str] = []
-    for line in text.splitlines():
-        current: list[str] = []
-        for token in line.split():
-            current.append(token)
-            core = token.rstrip(_CLOSERS)
-            if not core or core[-1] not in ".!?":
-                continue
-            if core[-1] == ".":
-                word = core[:-1].lstrip(_CLOSERS + "(\"'“‘").lower()
-                if word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha()):
-                    continue
-            out.append(" ".join(current))
-            current = []
-        if current:
-            out.append(" ".join(current))
-    return out
-
-
-def normalize_text(text: str, sentences: str) -> str:
-    """``text`` as one sentence a line, per ``inputs.sentences``.
-
-    ``lines``: each non-blank line is a sentence (blank lines are dropped);
-    ``splitter``: :func:`split_sentences`; ``none``: the whole text is one
-    sentence."""
-    if sentences == "lines":
-        lines = (line.strip() for line in text.splitlines())
-        return "\n".join(line for line in lines if line)
-    if sentences == "splitter":
-        return "\n".join(split_sentences(text))
-    if sentences == "none":
-        return " ".join(text.split())
-    raise ValueError(f"unknown sentence mode {sentences!r}")
 
 
 # ---------------------------------------------------------------------------
@@ -223,76 +209,49 @@ def read_java_project(cfg: InputsConfig) -> Iterator[InputItem]:
                             f"(expected files named {task}_<name>)")
     for task in sorted(systems):
         refs = references[task]
-        ref_texts = tuple(normalize_text(_read_text(p, cfg.encoding), cfg.sentences) for _, p in refs)
+        ref_texts = tuple(_read_text(p, cfg.encoding) for _, p in refs)
         ref_names = tuple(name for name, _ in refs)
         for name, p in systems[task]:
-            cand = normalize_text(_read_text(p, cfg.encoding), cfg.sentences)
+            cand = _read_text(p, cfg.encoding)
             yield InputItem(task, name, cand, ref_texts, ref_names)
 
 
 # ---------------------------------------------------------------------------
-# rouge155-xml
-
-_SEE_LINE = re.compile(r'<a\s+href="#\d+"\s+id="?\d+"?\s*>([^<]*)', re.IGNORECASE)
-ROUGE155_FORMATS = ("SPL", "SEE")
-
-
-def _read_rouge155_text(path: Path, fmt: str, cfg: InputsConfig, where: str) -> str:
-    if not path.is_file():
-        raise UserError(f"{where}: file not found: {path}")
-    text = _read_text(path, cfg.encoding)
-    if fmt == "SEE":
-        text = "\n".join(html.unescape(m.group(1)).strip() for m in _SEE_LINE.finditer(text))
-    return normalize_text(text, cfg.sentences)
+# rouge155-xml: the settings file read by the drop-in command's own reader
 
 
 def read_rouge155_xml(cfg: InputsConfig) -> Iterator[InputItem]:
-    # TODO(lead): switch to rouge2.rouge155's settings/SPL/SEE readers once they exist,
-    # so the drop-in command and runs read settings files the same way.
-    xml_path = cfg.path
-    try:
-        root = ET.fromstring(_read_text(xml_path, cfg.encoding))
-    except ET.ParseError as exc:
-        line = exc.position[0] if exc.position else 0
-        raise UserError(f"{xml_path}:{line}: malformed ROUGE settings XML: {exc}") from None
-    evals = root.findall("EVAL") if root.tag != "EVAL" else [root]
-    if not evals:
-        raise UserError(f"{xml_path}: no <EVAL> elements; a ROUGE-1.5.5 settings file holds "
+    """Each ``<EVAL>`` is a task, each ``<P>`` a system, each ``<M>`` a reference.
+
+    The settings file and the SPL/SEE/ISI files are read exactly as
+    ``rouge2 rouge155`` reads them (:mod:`rouge2.io.rouge155`,
+    :mod:`rouge2.io.formats155`), so both doors score the same sentences;
+    the texts are decoded with ``inputs.encoding`` and keep the sentences the
+    format gives them.
+    """
+    from rouge2.io.formats155 import read_sentences
+    from rouge2.io.rouge155 import read_settings
+
+    settings = read_settings(str(cfg.path))
+    if not settings.evaluations:
+        raise UserError(f"{cfg.path}: no <EVAL> elements; a ROUGE-1.5.5 settings file holds "
                         f"<EVAL ID=..> elements with PEER-ROOT, MODEL-ROOT, PEERS and MODELS")
-    base = xml_path.resolve().parent
-    for ev in evals:
-        task = ev.get("ID")
-        if task is None:
-            raise UserError(f"{xml_path}: an <EVAL> element has no ID attribute")
-        where = f"{xml_path}: EVAL {task}"
 
-        def root_of(tag: str) -> Path:
-            el = ev.find(tag)
-            if el is None or not (el.text or "").strip():
-                raise UserError(f"{where}: missing <{tag}>")
-            p = Path(el.text.strip())
-            return p if p.is_absolute() else base / p
+    def text(shown: str, fmt: str | None, where: str) -> tuple[str, ...]:
+        resolved = settings.resolve(shown)
+        if resolved is None:
+            raise UserError(f"{where}: file not found: {shown} (paths are resolved from the current "
+                            f"folder, then from the settings file's folder)")
+        return tuple(read_sentences(resolved, fmt, shown, encoding=cfg.encoding))
 
-        peer_root, model_root = root_of("PEER-ROOT"), root_of("MODEL-ROOT")
-        fmt_el = ev.find("INPUT-FORMAT")
-        fmt = (fmt_el.get("TYPE") if fmt_el is not None else None) or "SPL"
-        fmt = fmt.upper()
-        if fmt not in ROUGE155_FORMATS:
-            raise UserError(f"{where}: INPUT-FORMAT TYPE={fmt!r} is not supported; "
-                            f"allowed values: {', '.join(ROUGE155_FORMATS)}")
-        models = [(m.get("ID") or str(i + 1), (m.text or "").strip())
-                  for i, m in enumerate(ev.findall("MODELS/M"))]
-        peers = [(p.get("ID") or str(i + 1), (p.text or "").strip())
-                 for i, p in enumerate(ev.findall("PEERS/P"))]
-        if not models:
+    for ev in settings.evaluations:
+        where = f"{cfg.path}: EVAL {ev.id}"
+        if not ev.model_ids:
             raise UserError(f"{where}: no <M> (model / reference) entries")
-        if not peers:
-            raise UserError(f"{where}: no <P> (peer / system) entries")
-        ref_texts = tuple(_read_rouge155_text(model_root / f, fmt, cfg, where) for _, f in models)
-        ref_names = tuple(mid for mid, _ in models)
-        for pid, f in peers:
-            cand = _read_rouge155_text(peer_root / f, fmt, cfg, where)
-            yield InputItem(task, pid, cand, ref_texts, ref_names)
+        refs = tuple(text(p, ev.input_format, where) for p in settings.model_paths(ev))
+        for pid in ev.peers:
+            cand = text(settings.peer_path(ev, pid), ev.input_format, where)
+            yield InputItem(ev.id, pid, cand, refs, tuple(ev.model_ids))
 
 
 # ---------------------------------------------------------------------------
@@ -318,8 +277,8 @@ def _make_item(cfg: InputsConfig, where: str, task, system, candidate,
         raise UserError(f"{where}: the task ('{cols.task}') is empty")
     if not system_s:
         raise UserError(f"{where}: the system ('{cols.system}') is empty")
-    cand = normalize_text(_as_text(candidate, f"'{cols.candidate}'", where), cfg.sentences)
-    ref_texts = tuple(normalize_text(_as_text(r, "each reference", where), cfg.sentences) for r in refs)
+    cand = _newlines(_as_text(candidate, f"'{cols.candidate}'", where))
+    ref_texts = tuple(_newlines(_as_text(r, "each reference", where)) for r in refs)
     if not ref_texts:
         raise UserError(f"{where}: the row has no reference ({', '.join(cols.references)})")
     if names is None:

@@ -192,7 +192,7 @@ class TopicCoverage:
         self.measure = Topic(spec, unique=True)
         tagger = getattr(scorer, "tagger", None)
         if tagger is None:
-            tagger = load_tagger((getattr(scorer, "options", None) or {}).get("tagger"))
+            tagger = load_tagger(scorer.options.tagger)
         self.measure.prepare(analyzer, tagger)
         self.relation = None
         for m in getattr(scorer, "measures", {}).values():

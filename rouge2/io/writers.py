@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO, Iterable, Mapping, Sequence
 
 from rouge2.errors import UserError
+from rouge2.stats.prf import Score
 
 JAVA_CSV_HEADER = ("ROUGE-Type,Task Name,System Name,Avg_Recall,Avg_Precision,"
                    "Avg_F-Score,Num Reference Summaries")
@@ -129,16 +130,24 @@ def write_java_csv(out: IO[str], groups: Iterable[Sequence[JavaRow]]) -> None:
 
 
 def per_summary_record(task: str, system: str, reference_names: Sequence[str],
-                       scores: Mapping[str, tuple[float, float, float]]) -> dict:
-    """One JSONL object: ``scores[measure] = (recall, precision, fmeasure)``."""
-    return {
+                       scores: Mapping[str, Score], stats: Mapping[str, Sequence] | None = None,
+                       **extra) -> dict:
+    """One JSONL object: the scores per measure and, when given, the sufficient
+    statistics against each reference (``[hit, ref_total, cand_total]``, in the
+    order of ``reference_names``) they were computed from."""
+    record = {
         "task": task,
         "system": system,
+        **extra,
         "num_references": len(reference_names),
         "reference_names": list(reference_names),
-        "scores": {m: {"recall": r, "precision": p, "fmeasure": f}
-                   for m, (r, p, f) in scores.items()},
+        "scores": {m: {"recall": s.recall, "precision": s.precision, "fmeasure": s.fmeasure}
+                   for m, s in scores.items()},
     }
+    if stats is not None:
+        record["stats"] = {m: [[st.hit, st.ref_total, st.cand_total] for st in per_ref]
+                           for m, per_ref in stats.items()}
+    return record
 
 
 def write_jsonl_record(out: IO[str], record: dict) -> None:
@@ -153,10 +162,10 @@ class PerSummaryCsv:
         self._w.writerow(PER_SUMMARY_CSV_HEADER)
 
     def write(self, task: str, system: str, num_references: int,
-              scores: Mapping[str, tuple[float, float, float]]) -> None:
-        for m, (r, p, f) in scores.items():
-            self._w.writerow((task, system, m, repr(float(r)), repr(float(p)), repr(float(f)),
-                              num_references))
+              scores: Mapping[str, Score]) -> None:
+        for m, s in scores.items():
+            self._w.writerow((task, system, m, repr(float(s.recall)), repr(float(s.precision)),
+                              repr(float(s.fmeasure)), num_references))
 
 
 # ---------------------------------------------------------------------------

@@ -1,60 +1,148 @@
-"""Measures by name: ``parse_measure("rouge-su4")`` and friends.
+"""Measures by name: one parser gives every measure its canonical name.
 
-Names are case-insensitive: ``rouge-<n>``, ``rouge-l``, ``rouge-w-<weight>``,
-``rouge-s<k>``, ``rouge-su<k>``, ``rouge-s*``, ``rouge-su*``,
-``rouge-topic-<tags>`` and ``rouge-topicuniq-<tags>``.
+Canonical names (used as result keys, CSV columns, JSON keys and in the
+signature, whatever spelling was asked for):
+
+=============================  ==============================================
+``rouge-<n>``                  ROUGE-N, n >= 1 (``rouge-1``, ``rouge-2``, ...)
+``rouge-l``                    ROUGE-L, summary-level over the text's sentences
+                               (ROUGE-1.5.5's; sentence-level for one-sentence
+                               texts)
+``rouge-l-flat``               ROUGE-L over the whole text as one sentence,
+                               whatever its sentences (rouge-score's ``rougeL``)
+``rouge-w-<weight>``           ROUGE-W with weight > 1 is usual (``rouge-w-1.2``)
+``rouge-s<k>``, ``rouge-s*``   skip-bigrams with at most k words between (S*: any)
+``rouge-su<k>``, ``rouge-su*`` the same plus unigrams
+``rouge-topic-<tags>``         ROUGE-Topic over parts of speech (``rouge-topic-nn|jj``)
+``rouge-topicuniq-<tags>``     ROUGE-TopicUniq
+=============================  ==============================================
+
+Names are case-insensitive.  Accepted spellings besides the canonical ones:
+rouge-score's ``rouge1``..``rouge9``, ``rougeL`` (= ``rouge-l-flat``) and
+``rougeLsum`` (= ``rouge-l``); ``rouge-w`` (= ``rouge-w-1.2``, the usual
+weight); leading zeros (``rouge-01``); ``_`` for ``-``.  Topic tags are
+written in their canonical order (``rouge-topicuniq-jj|nn|nns`` is
+``rouge-topicuniq-nn|jj``).  An unknown name gets a one-line error with the
+closest known spelling.
 """
 
 from __future__ import annotations
 
+import math
 import re
 
 from rouge2.errors import UserError
 from rouge2.measures.base import Measure, PairStats
-from rouge2.measures.lcs import LCS, WLCS
+from rouge2.measures.lcs import LCS, WLCS, format_weight
 from rouge2.measures.ngram import NGram
 from rouge2.measures.skipgram import SkipBigram
+from rouge2.registry import suggest
 
-__all__ = ["Measure", "PairStats", "parse_measure", "MEASURE_NAMES_HELP"]
+__all__ = ["Measure", "PairStats", "parse_measure", "canonical_measure", "MEASURE_FORMS"]
 
-MEASURE_NAMES_HELP = (
-    "rouge-<n> (e.g. rouge-1, rouge-2), rouge-l, rouge-w-<weight> (e.g. rouge-w-1.2), "
-    "rouge-s<k>, rouge-su<k> (e.g. rouge-su4), rouge-s*, rouge-su*, "
-    "rouge-topic-<tags>, rouge-topicuniq-<tags> (e.g. rouge-topic-nn|jj)"
+#: the forms of measure names, for messages and docs
+MEASURE_FORMS = (
+    "rouge-<n> (rouge-1, rouge-2, ...), rouge-l, rouge-l-flat, rouge-w-<weight> (rouge-w-1.2), "
+    "rouge-s<k>, rouge-su<k> (rouge-su4), rouge-s*, rouge-su*, "
+    "rouge-topic-<tags>, rouge-topicuniq-<tags> (rouge-topic-nn|jj); "
+    "rouge-score's rouge1, rougeL, rougeLsum are accepted too"
 )
 
-_N = re.compile(r"rouge-(\d+)$")
-_W = re.compile(r"rouge-w(?:-(\d+(?:\.\d+)?|\.\d+))?$")
-_S = re.compile(r"rouge-(su|s)(\d+|\*)$")
-_TOPIC = re.compile(r"rouge-(topicuniq|topic)-(.+)$")
+#: the largest ROUGE-W weight: f(k) = k ** weight must stay finite for any
+#: text length (k up to 2**31 words: 2**31 ** 33 < 1.8e308)
+MAX_WEIGHT = 32.0
+#: the largest n-gram size accepted (a larger n only ever finds no n-gram)
+MAX_N = 1_000_000
+
+_ALIASES = {
+    "rougel": "rouge-l-flat",
+    "rougelsum": "rouge-l",
+    "rouge-lsum": "rouge-l",
+    "rouge-w": "rouge-w-1.2",
+    "rougew": "rouge-w-1.2",
+}
+_N = re.compile(r"rouge-?(\d+)$")
+_W = re.compile(r"rouge-?w-?(\d+(?:\.\d*)?|\.\d+)$")
+_S = re.compile(r"rouge-?(su|s)-?(\d+|\*)$")
+_TOPIC = re.compile(r"rouge-?(topicuniq|topic)-(.+)$")
+
+#: spellings suggested by the did-you-mean
+_EXAMPLES = ("rouge-1", "rouge-2", "rouge-3", "rouge-4", "rouge-l", "rouge-l-flat", "rouge-w-1.2",
+             "rouge-s4", "rouge-su4", "rouge-s*", "rouge-su*", "rouge-topic-nn|jj",
+             "rouge-topicuniq-nn|jj", "rouge1", "rouge2", "rougeL", "rougeLsum")
 
 
-def parse_measure(name: str, **options) -> Measure:
-    """The measure called ``name``; a one-line error for names it does not know."""
+def _unknown(name, why: str = "") -> UserError:
+    if not isinstance(name, str):
+        return UserError(f"a measure name must be text, got {name!r} ({type(name).__name__}); "
+                         f"use {MEASURE_FORMS}")
+    hint = suggest(name, {e.lower(): e for e in _EXAMPLES}) if not why else ""
+    detail = f": {why}" if why else ""
+    return UserError(f"unknown measure {name!r}{detail}{hint}; use {MEASURE_FORMS}")
+
+
+def canonical_measure(name) -> str:
+    """The canonical name of measure ``name`` (see the module docstring)."""
     if isinstance(name, Measure):
-        return name
-    key = str(name).strip().lower()
-    if key == "rouge-l":
-        return LCS()
+        return name.name
+    if not isinstance(name, str):
+        raise _unknown(name)
+    key = name.strip().lower().replace("_", "-")
+    key = _ALIASES.get(key, key)
+    if key in ("rouge-l", "rouge-l-flat"):
+        return key
     m = _N.match(key)
     if m:
         n = int(m.group(1))
         if n < 1:
-            raise UserError(f"unknown measure {name!r}: n-gram size must be at least 1")
-        return NGram(n)
+            raise _unknown(name, "the n-gram size must be at least 1")
+        if n > MAX_N:
+            raise _unknown(name, f"the n-gram size must be at most {MAX_N}")
+        return f"rouge-{n}"
     m = _W.match(key)
     if m:
-        weight = float(m.group(1)) if m.group(1) else 1.2
-        if weight <= 0:
-            raise UserError(f"unknown measure {name!r}: ROUGE-W weight must be greater than 0")
-        return WLCS(weight)
+        weight = float(m.group(1))
+        if not (0 < weight <= MAX_WEIGHT) or not math.isfinite(weight):
+            raise _unknown(name, f"the ROUGE-W weight must be above 0 and at most {MAX_WEIGHT:g}")
+        return f"rouge-w-{format_weight(weight)}"
     m = _S.match(key)
+    if m:
+        dist = m.group(2)
+        if dist != "*":
+            dist = str(int(dist))
+        return f"rouge-{m.group(1)}{dist}"
+    m = _TOPIC.match(key)
+    if m:
+        from rouge2.pos.topics import TopicSelector
+
+        try:
+            selector = TopicSelector.parse(m.group(2))
+        except UserError as exc:
+            raise _unknown(name, str(exc)) from None
+        return f"rouge-{m.group(1)}-{str(selector).lower()}"
+    raise _unknown(name)
+
+
+def parse_measure(name, **options) -> Measure:
+    """The measure called ``name``; a one-line :class:`UserError` for names it does not know."""
+    if isinstance(name, Measure):
+        return name
+    canonical = canonical_measure(name)
+    if canonical == "rouge-l":
+        return LCS()
+    if canonical == "rouge-l-flat":
+        return LCS(flat=True)
+    m = _N.match(canonical)
+    if m:
+        return NGram(int(m.group(1)))
+    m = _W.match(canonical)
+    if m:
+        return WLCS(float(m.group(1)))
+    m = _S.match(canonical)
     if m:
         dist = None if m.group(2) == "*" else int(m.group(2))
         return SkipBigram(dist, unigrams=m.group(1) == "su")
-    m = _TOPIC.match(key)
-    if m:
-        from rouge2.measures.topic import Topic
+    m = _TOPIC.match(canonical)
+    from rouge2.measures.topic import Topic
 
-        return Topic(m.group(2), unique=m.group(1) == "topicuniq", **options)
-    raise UserError(f"unknown measure {name!r}: use {MEASURE_NAMES_HELP}")
+    return Topic(m.group(2), unique=m.group(1) == "topicuniq", **options)

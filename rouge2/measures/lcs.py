@@ -40,12 +40,23 @@ def _unigrams(text):
 
 
 class LCS(Measure):
-    """ROUGE-L (summary-level union LCS; sentence-level for one-sentence texts)."""
+    """ROUGE-L (summary-level union LCS; sentence-level for one-sentence texts).
 
-    name = "rouge-l"
+    With ``flat`` (``rouge-l-flat``) both texts are taken as one sentence
+    each, whatever their sentences: the LCS of the whole token streams, as
+    ROUGE-1.5.5 computes ROUGE-L for texts written on one line and as
+    rouge-score's ``rougeL`` does.
+    """
+
     uses_sentences = True
 
+    def __init__(self, flat: bool = False):
+        self.flat = flat
+        self.name = "rouge-l-flat" if flat else "rouge-l"
+
     def stats(self, cand, ref) -> PairStats:
+        if self.flat:
+            return self._flat_stats(cand, ref)
         ref_sents = ref.sentences
         base = sum(len(s) for s in ref_sents)
         cand_total = len(cand.tokens)
@@ -103,6 +114,15 @@ class LCS(Measure):
         return PairStats(hit, base, cand_total)
 
 
+    def _flat_stats(self, cand, ref) -> PairStats:
+        base = len(ref.tokens)
+        cand_total = len(cand.tokens)
+        if not base or not cand_total:
+            return PairStats(0, base, cand_total)
+        if self.relation is not None:
+            return PairStats(self._synonym_hits(cand, ref), base, cand_total)
+        return PairStats(_kernels.lcs_length(token_ids(ref), token_ids(cand)), base, cand_total)
+
     def _synonym_hits(self, cand, ref) -> int:
         """Union LCS where related words also match, then a maximum clipped matching.
 
@@ -115,8 +135,11 @@ class LCS(Measure):
 
         rel = self.relation
         marked: Counter = Counter()
-        cand_sents = sentence_surfaces(cand)
-        for sent in sentence_surfaces(ref):
+        if self.flat:
+            cand_sents, ref_sents = [cand.surface], [ref.surface]
+        else:
+            cand_sents, ref_sents = sentence_surfaces(cand), sentence_surfaces(ref)
+        for sent in ref_sents:
             m = len(sent)
             if not m:
                 continue

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Sequence
 
 from rouge2.errors import UserError
+from rouge2.registry import Registry
 
 Tagged = list[tuple[str, str]]
 
@@ -274,17 +275,26 @@ def load_tagger(spec: str | Tagger | None = None) -> Tagger:
     """
     if isinstance(spec, Tagger):
         return spec
-    if spec is None or spec.strip().lower() == "spacy":
-        return SpacyTagger()
-    spec = spec.strip()
-    if spec.lower() == "pretagged":
-        return PretaggedTagger()
-    if spec.lower().startswith("spacy:"):
-        return SpacyTagger(spec[len("spacy:"):])
-    raise UserError(f"unknown tagger {spec!r}; use spacy, spacy:<pipeline>, or pretagged")
+    name = TAGGERS.canonical("spacy" if spec is None else spec)
+    tagger = _LOADED.get(name)
+    if tagger is None:
+        tagger = _LOADED[name] = TAGGERS.get(name)()
+    return tagger
 
+
+#: one tagger per name and process, so every scorer shares the loaded model
+#: and its cache of tagged texts
+_LOADED: dict[str, Tagger] = {}
+
+
+#: Taggers by name (``spacy:<pipeline or directory>`` names any installed spaCy pipeline).
+TAGGERS: Registry = Registry("tagger")
+TAGGERS.add("spacy", lambda: SpacyTagger(), "spaCy with the default English pipeline")
+TAGGERS.add("pretagged", PretaggedTagger, "texts already tagged as word/TAG tokens")
+TAGGERS.add_family("spacy:", "spacy:<pipeline>", lambda name: name.strip(),
+                   lambda name: (lambda: SpacyTagger(name)), "an installed spaCy pipeline or its folder")
 
 __all__ = [
     "Tagger", "SpacyTagger", "PretaggedTagger", "load_tagger", "default_model",
-    "DEFAULT_MODELS", "EXCLUDED_COMPONENTS",
+    "DEFAULT_MODELS", "EXCLUDED_COMPONENTS", "TAGGERS",
 ]

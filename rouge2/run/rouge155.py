@@ -31,10 +31,14 @@ from __future__ import annotations
 import math
 from typing import Callable
 
-from rouge2.stats.bootstrap import script_averages
 from rouge2.errors import UserError
-from rouge2.measures import parse_measure
+from rouge2.measures import canonical_measure
 from rouge2.measures.base import PairStats
+from rouge2.scoring.options import Options as LibraryOptions
+from rouge2.scoring.scorer import Scorer
+from rouge2.stats.bootstrap import script_averages
+from rouge2.stats.combine import combine, combined_stats
+from rouge2.stats.prf import Score
 from rouge2.config.rouge155_args import Options
 from rouge2.io.formats155 import flat_text_undefined, read_sentences
 from rouge2.io.report155 import format_results
@@ -73,50 +77,18 @@ def measure_plan(o: Options) -> list[tuple[str, str]]:
     return plan
 
 
-def make_analyzer(o: Options):
-    """An object with ``analyze(raw_sentences) -> AnalyzedText`` applying the
-    script's lowercasing, limits, tokenization, stopwords and stemming."""
-    try:
-        from rouge2.analysis.analyzer import Rouge155Analyzer  # type: ignore[attr-defined]
-    except ImportError:
-        Rouge155Analyzer = None
-    if Rouge155Analyzer is not None:
-        return Rouge155Analyzer(
-            stem=o.stem,
-            remove_stopwords=o.remove_stopwords,
-            word_limit=o.word_limit,
-            byte_limit=o.byte_limit,
-        )
-    from rouge2.analysis.analyzer import Analyzer
-    from rouge2.analysis.stem import rouge155_stem
-    from rouge2.analysis.stopwords import load_stopwords
-
-    generic = Analyzer(
+def library_options(o: Options) -> LibraryOptions:
+    """The library options this command line stands for (every door shares them)."""
+    return LibraryOptions.make(
         tokenizer="rouge155",
-        stemmer=rouge155_stem if o.stem else None,
-        stopwords=load_stopwords("smart") if o.remove_stopwords else None,
+        stem="rouge155" if o.stem else "none",
+        stopwords="smart" if o.remove_stopwords else "none",
         word_limit=o.word_limit,
         byte_limit=o.byte_limit,
-        stem_min_length=4,
-        cache=False,
+        multi_reference="best" if o.score_mode == "B" else "pooled",
+        alpha=o.alpha,
+        rounding="rouge155",
     )
-
-    class _Adapter:
-        def analyze(self, raw_sentences):
-            return generic.analyze_sentences(list(raw_sentences), byte_text=True)
-
-    return _Adapter()
-
-
-def per_eval_values(measure, stats: PairStats, alpha: float) -> tuple[str, str, str]:
-    """The script's rounded R, P and F of one evaluation."""
-    r = measure.recall(stats) if stats.ref_total != 0 else 0
-    p = measure.precision(stats) if stats.cand_total != 0 else 0
-    rs, ps = "%7.5f" % r, "%7.5f" % p
-    rn, pn = float(rs), float(ps)
-    d = (1 - alpha) * pn + alpha * rn
-    f = (pn * rn) / d if d > 0 else 0
-    return rs, ps, "%7.5f" % f
 
 
 class Engine:
@@ -133,7 +105,10 @@ class Engine:
         self.settings = settings
         self.emit = emit
         self.warn = warn
-        self.analyzer = make_analyzer(options)
+        plan = measure_plan(options)
+        self.options = library_options(options)
+        self.scorer = Scorer([name for _, name in plan], options=self.options)
+        self.plan = [(tag, self.scorer.measures[canonical_measure(name)]) for tag, name in plan]
         self._texts: dict = {}
         self._missing_warned: set = set()
         self._empty_warned: set = set()
@@ -149,7 +124,7 @@ class Engine:
             ):
                 self._empty_warned.add(shown)
                 self.warn(f"readText: {shown} -> empty text")
-            hit = self._texts[key] = self.analyzer.analyze(sentences)
+            hit = self._texts[key] = self.scorer.analyzer.analyze_sentences(sentences, byte_text=True)
         return hit
 
     def peer_ids(self) -> list[str]:
@@ -158,29 +133,14 @@ class Engine:
         return [self.o.system_id]
 
     # -- scoring -------------------------------------------------------------
-    def combine(self, measure, peer, models) -> PairStats:
-        if not models:
-            return PairStats(0, 0, 0)
-        if self.o.score_mode == "B":
-            best_key = -1.0
-            chosen = PairStats(0, 0, 0)
-            with_key = getattr(measure, "stats_and_key", None)
-            for model in models:
-                if with_key is not None:
-                    s, key = with_key(peer, model)
-                else:
-                    s = measure.stats(peer, model)
-                    key = measure.best_key(s)
-                if key > best_key:
-                    best_key, chosen = key, s
-            return chosen
-        hit = ref = cand = 0
-        for model in models:
-            s = measure.stats(peer, model)
-            hit += s.hit
-            ref += s.ref_total
-            cand += s.cand_total
-        return PairStats(hit, ref, cand)
+    def evaluate(self, measure, peer, models) -> tuple[PairStats, Score]:
+        """The combined statistics and the rounded score of one evaluation."""
+        mode = self.options.multi_reference
+        pairs = [measure.stats_and_key(peer, m) for m in models]
+        per_ref = [p[0] for p in pairs]
+        keys = [p[1] for p in pairs]
+        stats = combined_stats(measure, per_ref, mode, keys)
+        return stats, combine(measure, per_ref, mode, self.options.alpha, keys, "rouge155")
 
     def evaluation_inputs(self, ev, peer_id):
         """(peer text, model texts) for one evaluation, or None if the system
@@ -210,18 +170,18 @@ class Engine:
 
     def run(self) -> None:
         o = self.o
-        plan = [(tag, parse_measure(name)) for tag, name in measure_plan(o)]
         for peer_id in self.peer_ids():
-            for tag, measure in plan:
+            for tag, measure in self.plan:
                 scores: dict = {}
                 for ev in self.settings.evaluations:
                     inputs = self.evaluation_inputs(ev, peer_id)
                     if inputs is None:
                         continue
                     peer, models = inputs
-                    stats = self.combine(measure, peer, models)
+                    stats, score = self.evaluate(measure, peer, models)
                     if o.average_mode == 0:
-                        values = per_eval_values(measure, stats, o.alpha)
+                        values = ("%7.5f" % score.recall, "%7.5f" % score.precision,
+                                  "%7.5f" % score.fmeasure)
                     else:
                         values = (stats.ref_total, stats.cand_total, stats.hit)
                     scores.setdefault(f"{ev.id}.{peer_id}", values)

@@ -1,101 +1,115 @@
-"""The Python API: ``score`` for one pair, ``score_corpus`` for many.
+"""The scorer: options and measures prepared once, then called per pair.
 
-Build a :class:`Scorer` once and call it per pair when scoring in a loop;
-``score_corpus`` does that for you and analyses every distinct text once.
+``rouge2.score`` scores one pair, ``rouge2.score_corpus`` many; both build a
+:class:`Scorer`.  Build one yourself when scoring in a loop: it keeps the
+analysed references, the loaded stemmer, synonym data and tagger.
 """
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+import math
+from typing import Any, Iterable, Sequence
 
-from rouge2.stats.combine import combine, normalize_mode, resolve_alpha
-from rouge2.stats.prf import Score
 from rouge2.analysis.analyzer import Analyzer
+from rouge2.analysis.stem import STEMMERS
+from rouge2.analysis.stopwords import load_stopwords
 from rouge2.errors import UserError
-from rouge2.measures import parse_measure
-from rouge2.measures.base import PairStats
+from rouge2.measures import canonical_measure, parse_measure
+from rouge2.measures.base import Measure, PairStats
+from rouge2.scoring.options import Options
+from rouge2.stats.combine import combine
+from rouge2.stats.prf import Score, finish
 
 DEFAULT_MEASURES = ("rouge-1", "rouge-2", "rouge-l")
 
-_new_score = tuple.__new__  # Score(p, r, f) without the NamedTuple's Python-level __new__
 
-_OPTIONS = (
-    "stem",
-    "stopwords",
-    "multi_reference",
-    "alpha",
-    "beta",
-    "tokenizer",
-    "word_limit",
-    "byte_limit",
-    "synonyms",
-    "tagger",
-)
-
-
-def make_stemmer(stem):
-    """A token -> stem function for the ``stem`` option (None for no stemming)."""
-    if stem is None or stem is False:
-        return None, 4
-    if callable(stem):
-        return stem, 1
-    if stem is True or str(stem).lower() in ("rouge155", "porter-rouge155", "true", "yes"):
-        from rouge2.analysis.stem import rouge155_stem
-
-        return rouge155_stem, 4
-    text = str(stem).lower()
-    if text.startswith("snowball:") or text.startswith("snowball-"):
-        from rouge2.analysis.stem import snowball_stemmer
-
-        return snowball_stemmer(text.split(":", 1)[-1].split("-", 1)[-1]), 1
-    raise UserError(
-        f"unknown stem option {stem!r}: use False, True (ROUGE-1.5.5 stemmer) or 'snowball:<language>'"
-    )
+def check_text(value: Any, name: str, sentences_ok: bool = True):
+    """``value`` if it is a text (or a tuple of its sentences); a clear TypeError
+    naming the argument otherwise."""
+    if isinstance(value, str):
+        return value
+    if sentences_ok and isinstance(value, tuple):
+        for i, s in enumerate(value):
+            check_text(s, f"{name}[{i}]", sentences_ok=False)
+        return value
+    if isinstance(value, (bytes, bytearray)):
+        raise TypeError(f"{name} must be text (str), got bytes: decode it first, "
+                        f"e.g. data.decode('utf-8')")
+    if value is None:
+        raise TypeError(f"{name} is None: give a text (an empty string scores 0)")
+    if isinstance(value, float) and math.isnan(value):
+        raise TypeError(f"{name} is NaN (a missing value?): give a text (an empty string scores 0)")
+    raise TypeError(f"{name} must be text (str), got {type(value).__name__}")
 
 
-def make_stopwords(spec):
-    if spec is None or spec is False:
-        return None
-    if isinstance(spec, (set, frozenset, list, tuple)):
-        return frozenset(spec)
-    from rouge2.analysis.stopwords import load_stopwords
+def check_references(value: Any, name: str = "references") -> list[str]:
+    """A list of reference texts from one text or a list of them."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        if not value:
+            raise ValueError(f"{name} is empty: give at least one reference text")
+        return [check_text(v, f"{name}[{i}]") for i, v in enumerate(value)]
+    check_text(value, name)
+    raise AssertionError  # pragma: no cover - check_text raised
 
-    return load_stopwords(spec)
+
+def canonical_measures(measures: Sequence[Any] | str) -> list[str]:
+    """Canonical names of ``measures``, each once (a one-line error for a repeat)."""
+    if isinstance(measures, (str, Measure)):
+        measures = [measures]
+    if not measures:
+        raise UserError("no measures given: name at least one, e.g. 'rouge-1'")
+    seen: dict[str, Any] = {}
+    for m in measures:
+        name = canonical_measure(m)
+        if name in seen:
+            first = seen[name]
+            same = "" if str(first) == str(m) else f" (as {first!r} and {m!r})"
+            raise UserError(f"measure {name!r} is asked for twice{same}")
+        seen[name] = m
+    return list(seen)
 
 
 class Scorer:
-    """Settings and measures prepared once; call :meth:`score` per pair."""
+    """Settings and measures prepared once; call :meth:`score` per pair.
 
-    def __init__(self, measures: Sequence[str] = DEFAULT_MEASURES, **options):
-        unknown = sorted(set(options) - set(_OPTIONS))
-        if unknown:
-            raise UserError(
-                f"unknown option {unknown[0]!r}: rouge2 options are {', '.join(_OPTIONS)}"
-            )
-        if isinstance(measures, str):
+    ``Scorer(measures, stem=True)`` or ``Scorer(measures, options=Options(...))``;
+    results are keyed by canonical measure names (``rougeL`` -> ``rouge-l-flat``).
+    """
+
+    def __init__(self, measures: Sequence[Any] = DEFAULT_MEASURES, options: Options | None = None,
+                 **kwargs: Any):
+        self.options = o = Options.make(options, **kwargs)
+        if isinstance(measures, (str, Measure)):
             measures = [measures]
-        if not measures:
-            raise UserError("no measures given: name at least one, e.g. 'rouge-1'")
-        self.options = dict(options)
-        stemmer, stem_min = make_stemmer(options.get("stem", False))
+        names = canonical_measures(measures)
+        if isinstance(o.stem, str):
+            stemmer = STEMMERS.get(o.stem)
+            stem_fn, stem_min = (None, 4) if stemmer is None else (stemmer.stem, stemmer.min_length)
+        else:
+            stem_fn, stem_min = o.stem, 1
         self.analyzer = Analyzer(
-            tokenizer=options.get("tokenizer", "rouge155"),
-            stemmer=stemmer,
-            stopwords=make_stopwords(options.get("stopwords", False)),
-            word_limit=options.get("word_limit", 0) or 0,
-            byte_limit=options.get("byte_limit", 0) or 0,
+            tokenizer=o.tokenizer,
+            stemmer=stem_fn,
+            stopwords=load_stopwords(o.stopwords),
+            word_limit=o.word_limit,
+            byte_limit=o.byte_limit,
             stem_min_length=stem_min,
+            sentences=o.sentences,
         )
-        self.mode = normalize_mode(options.get("multi_reference", "pooled"))
-        self.alpha = resolve_alpha(options.get("alpha"), options.get("beta"))
-        self.measures = {str(name): parse_measure(name) for name in measures}
+        self.mode = o.multi_reference
+        self.alpha = o.alpha
+        self.rounding = o.rounding
+        self.measures: dict[str, Measure] = {
+            name: parse_measure(m) for name, m in zip(names, measures)
+        }
         self.synonyms = None
-        spec = options.get("synonyms", False)
-        if spec not in (None, False):
+        if o.synonyms:
             from rouge2.synonyms import load_synonyms
             from rouge2.synonyms.matching import relation_for
 
-            self.synonyms = load_synonyms(spec)
+            self.synonyms = load_synonyms(list(o.synonyms))
             if self.synonyms is not None:
                 key = self.analyzer.stem_token if self.analyzer.stems else None
                 relation = relation_for(self.synonyms, None, key=key)
@@ -105,12 +119,12 @@ class Scorer:
         if any(m.needs_tagger for m in self.measures.values()):
             from rouge2.pos.tagger import load_tagger
 
-            self.tagger = load_tagger(options.get("tagger"))
+            self.tagger = load_tagger(o.tagger)
             for m in self.measures.values():
                 if m.needs_tagger:
                     m.prepare(self.analyzer, self.tagger)
 
-    def prefetch(self, texts) -> None:
+    def prefetch(self, texts: Iterable[Any]) -> None:
         """Tag many texts in batches up front (each distinct text once)."""
         if self.tagger is not None:
             distinct = list(dict.fromkeys(t for t in texts if isinstance(t, str)))
@@ -122,8 +136,8 @@ class Scorer:
 
     def pair_stats(self, candidate, references) -> dict[str, list[tuple[PairStats, float]]]:
         """Per measure: (statistics, -f B key) against each reference, in order."""
-        if isinstance(references, str):
-            references = [references]
+        candidate = check_text(candidate, "candidate")
+        references = check_references(references)
         cand = self.analyzer.analyze(candidate, cache=False)
         refs = [self.analyze(r) for r in references]
         return {
@@ -131,52 +145,75 @@ class Scorer:
         }
 
     def score(self, candidate, references) -> dict[str, Score]:
+        """Per canonical measure name: the :class:`Score` of ``candidate`` against ``references``."""
+        check_text(candidate, "candidate")
         if isinstance(references, str):
             references = (references,)
+        else:
+            references = check_references(references)
         analyze = self.analyzer.analyze
         cand = analyze(candidate, cache=False)
         alpha = self.alpha
+        rounding = self.rounding
         out = {}
         if len(references) == 1:
             # Every multi-reference mode agrees on a single reference.
             ref = analyze(references[0])
-            w_p = 1.0 - alpha  # weight of precision in the F denominator
             for name, m in self.measures.items():
                 s = m.stats(cand, ref)
-                if m.plain_ratios:  # Measure.precision and Measure.recall, inlined
-                    hit, ref_total, cand_total = s
-                    p = hit / cand_total if cand_total else 0.0
-                    r = hit / ref_total if ref_total else 0.0
-                else:
-                    p = m.precision(s)
-                    r = m.recall(s)
-                d = w_p * p + alpha * r
-                out[name] = _new_score(Score, (p, r, p * r / d if d > 0 else 0.0))
+                out[name] = finish(m.precision(s), m.recall(s), alpha, rounding)
             return out
         refs = [analyze(r) for r in references]
         mode = self.mode
         for name, m in self.measures.items():
             if mode == "best":
                 pairs = [m.stats_and_key(cand, r) for r in refs]
-                out[name] = combine(m, [p[0] for p in pairs], mode, alpha, [p[1] for p in pairs])
+                out[name] = combine(m, [p[0] for p in pairs], mode, alpha,
+                                    [p[1] for p in pairs], rounding)
             else:
-                out[name] = combine(m, [m.stats(cand, r) for r in refs], mode, alpha)
+                out[name] = combine(m, [m.stats(cand, r) for r in refs], mode, alpha,
+                                    rounding=rounding)
         return out
 
 
 def score(candidate: str, references, measures: Sequence[str] = DEFAULT_MEASURES, **options):
     """Score one candidate against one reference or a list of references.
 
-    Returns a dict from measure name to :class:`~rouge2.stats.combine.Score`.
+    Returns a dict from canonical measure name to :class:`~rouge2.stats.prf.Score`.
     """
     return Scorer(measures, **options).score(candidate, references)
 
 
-def score_corpus(pairs: Iterable, measures: Sequence[str] = DEFAULT_MEASURES, **options):
-    """Score many ``(candidate, references)`` pairs; one dict per pair, in order."""
+def _pairs(predictions, references) -> list[tuple[Any, Any]]:
+    if references is None:
+        try:
+            pairs = list(predictions)
+        except TypeError:
+            raise TypeError("score_corpus expects (candidate, references) pairs, or "
+                            "predictions and references as two lists") from None
+        for i, pair in enumerate(pairs):
+            if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
+                raise TypeError(f"pairs[{i}] must be a (candidate, references) pair, got "
+                                f"{type(pair).__name__}; or call score_corpus(predictions, references)")
+        return pairs
+    predictions, references = list(predictions), list(references)
+    if len(predictions) != len(references):
+        raise ValueError(f"{len(predictions)} predictions but {len(references)} references: "
+                         f"give one reference (or list of references) per prediction")
+    return list(zip(predictions, references))
+
+
+def score_corpus(predictions, references=None, *, measures: Sequence[str] = DEFAULT_MEASURES,
+                 **options):
+    """Score many pairs; one dict per pair, in order.
+
+    ``score_corpus(pairs)`` takes ``(candidate, references)`` pairs;
+    ``score_corpus(predictions, references)`` takes two aligned lists (as
+    Hugging Face ``evaluate`` does), each reference a text or a list of texts.
+    """
+    pairs = _pairs(predictions, references)
     scorer = Scorer(measures, **options)
     if scorer.tagger is not None:
-        pairs = list(pairs)
         scorer.prefetch(
             [c for c, _ in pairs] + [x for _, r in pairs for x in ([r] if isinstance(r, str) else r)]
         )

@@ -1,64 +1,127 @@
-"""The reproducibility signature: every setting and data version behind a number."""
+"""The reproducibility signature: every setting and data version behind a number.
+
+Two results with the same signature were computed with the same options on
+the same data files: the stemmer's exception lists, the stopword list, the
+synonym data and the tagger model are recorded by content hash or version,
+not by name alone (``wordnet`` would not say which WordNet table was used).
+
+:func:`signature_line` gives the short form printed under results, in the
+style of sacreBLEU::
+
+    rouge2:0.1.0|tok:rouge155|sent:lines|stem:rouge155|stop:none|syn:none|mref:pooled|alpha:0.5|round:none|nrefs:1|data:3f2a9c01d2e4
+"""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import unicodedata
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
+
+from rouge2._version import __version__
+from rouge2.data import resource_sha256
+from rouge2.scoring.options import Options
 
 
-
-def _sha256_file(path: str) -> str:
+def _sha256_file(path: str | Path) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 16), b""):
             h.update(chunk)
-    return h.hexdigest()
+    return "sha256:" + h.hexdigest()
 
 
-def _component_versions(cfg, scorer: Any) -> dict[str, Any]:
-    try:
-        from rouge2._version import __version__
-    except Exception:  # pragma: no cover
-        __version__ = "unknown"
-    versions: dict[str, Any] = {"rouge2": __version__}
-    tagger = synonyms = None
-    measures = getattr(scorer, "measures", None)
-    for m in (measures.values() if isinstance(measures, Mapping) else ()):
-        for attr in ("tagger", "_tagger"):
-            t = getattr(m, attr, None)
-            if t is not None and isinstance(getattr(t, "signature", None), str):
-                tagger = t.signature
-        for attr in ("synonyms", "matcher", "_synonyms", "_matcher"):
-            s = getattr(m, attr, None)
-            if s is not None and isinstance(getattr(s, "signature", None), str):
-                synonyms = s.signature
-    if any("topic" in m for m in cfg.measures):
-        if tagger is None:
-            try:
-                from rouge2.pos.tagger import default_model
+def _sha256_json(value: Any) -> str:
+    blob = json.dumps(value, sort_keys=True, ensure_ascii=False).encode("utf-8")
+    return "sha256:" + hashlib.sha256(blob).hexdigest()
 
-                tagger = f"spacy+{default_model()}"
-            except Exception:
-                tagger = "unknown"
-        versions["tagger"] = tagger
-    syn = cfg.preprocess.synonyms
-    if syn is not False:
-        if isinstance(syn, str):
-            versions["synonym_data"] = f"file sha256:{_sha256_file(syn)}"
-        elif isinstance(syn, tuple):
-            blob = json.dumps([list(g) for g in syn]).encode("utf-8")
-            versions["synonym_data"] = f"inline sha256:{hashlib.sha256(blob).hexdigest()}"
+
+def data_versions(options: Options, measures: Iterable[str] = (), tagger: Any = None) -> dict[str, Any]:
+    """The version or content hash of every data file and model ``options`` use."""
+    v: dict[str, Any] = {"rouge2": __version__}
+    if options.tokenizer == "unicode":
+        v["unicode_data"] = unicodedata.unidata_version
+    stem = options.stem
+    if stem == "rouge155":
+        from rouge2.analysis.stem import EXCEPTION_FILES
+
+        v["stemmer_exceptions"] = _sha256_json([resource_sha256("rouge155", f) for f in EXCEPTION_FILES])
+    elif isinstance(stem, str) and stem.startswith("snowball:"):
+        import importlib.metadata as md
+
+        v["snowball"] = f"nltk {md.version('nltk')}"
+    elif callable(stem):
+        v["stemmer"] = f"custom:{getattr(stem, '__qualname__', type(stem).__name__)}"
+    sw = options.stopwords
+    if sw == "smart":
+        v["stopwords"] = resource_sha256("rouge155", "smart_common_words.txt")
+    elif sw == "rouge2-java":
+        v["stopwords"] = resource_sha256("stopwords", "rouge2-java-default.txt")
+    elif isinstance(sw, str) and sw.startswith("spacy:"):
+        import importlib.metadata as md
+
+        v["stopwords"] = f"spacy {md.version('spacy')}"
+    elif isinstance(sw, str) and sw.startswith("file:"):
+        v["stopwords"] = _sha256_file(sw[len("file:"):])
+    elif isinstance(sw, frozenset):
+        v["stopwords"] = _sha256_json(sorted(sw))
+    synonyms = []
+    for src in options.synonyms:
+        if src == "wordnet":
+            from rouge2.synonyms.wordnet import RESOURCE, RULE_ID
+
+            synonyms.append(f"wordnet-3.0@{RULE_ID}:{resource_sha256(*RESOURCE)}")
+        elif isinstance(src, str) and src.startswith("file:"):
+            synonyms.append(f"file:{Path(src[5:]).name}:{_sha256_file(src[5:])}")
+        elif isinstance(src, tuple):
+            synonyms.append(src)
         else:
-            versions["synonym_data"] = synonyms or "wordnet"
-    sw = cfg.preprocess.stopwords
-    if isinstance(sw, str) and Path(sw).is_file():
-        versions["stopword_file"] = f"sha256:{_sha256_file(sw)}"
-    return versions
+            synonyms.append(getattr(src, "signature", repr(src)))
+    if synonyms:
+        inline = [s for s in synonyms if isinstance(s, tuple)]
+        named = [s for s in synonyms if not isinstance(s, tuple)]
+        if inline:
+            named.append(f"inline:{_sha256_json([list(g) for g in inline])}")
+        v["synonyms"] = named
+    if any("topic" in m for m in measures):
+        v["tagger"] = getattr(tagger, "signature", None) or str(options.tagger)
+    return v
 
 
-def signature(cfg, versions: Mapping[str, Any], inputs_sha256: str) -> dict[str, Any]:
-    body = {"settings": cfg.settings(), "versions": dict(versions), "inputs_sha256": inputs_sha256}
+def signature(settings: Mapping[str, Any], versions: Mapping[str, Any],
+              inputs_sha256: str | None = None) -> dict[str, Any]:
+    """``{"sha256": ..., "settings": ..., "versions": ..., "inputs_sha256": ...}``."""
+    body: dict[str, Any] = {"settings": dict(settings), "versions": dict(versions)}
+    if inputs_sha256 is not None:
+        body["inputs_sha256"] = inputs_sha256
     blob = json.dumps(body, sort_keys=True, ensure_ascii=False).encode("utf-8")
     return {"sha256": hashlib.sha256(blob).hexdigest(), **body}
+
+
+def signature_line(options: Options, versions: Mapping[str, Any], nrefs: Any = None) -> str:
+    """The short one-line signature printed under results."""
+    def short(value: Any) -> str:
+        if isinstance(value, str) and value.startswith("file:"):
+            return "file:" + Path(value[5:]).name
+        if isinstance(value, frozenset):
+            return f"custom({len(value)})"
+        if callable(value) and not isinstance(value, str):
+            return "custom"
+        return str(value)
+
+    syn = "+".join(short(s) if not isinstance(s, tuple) else "inline" for s in options.synonyms) or "none"
+    parts = [
+        f"rouge2:{__version__}", f"tok:{options.tokenizer}", f"sent:{options.sentences}",
+        f"stem:{short(options.stem)}", f"stop:{short(options.stopwords)}", f"syn:{syn}",
+        f"mref:{options.multi_reference}", f"alpha:{options.alpha:g}", f"round:{options.rounding}",
+    ]
+    if options.word_limit:
+        parts.append(f"words:{options.word_limit}")
+    if options.byte_limit:
+        parts.append(f"bytes:{options.byte_limit}")
+    if nrefs is not None:
+        parts.append(f"nrefs:{nrefs}")
+    data = _sha256_json(dict(versions))[len("sha256:"):][:12]
+    parts.append(f"data:{data}")
+    return "|".join(parts)

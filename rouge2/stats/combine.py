@@ -1,9 +1,10 @@
-"""Combine per-reference statistics into one score, and F-measure settings.
+"""One score from a candidate's statistics against each of its references.
 
 Multi-reference modes (named explicitly, because tools disagree silently):
 
 ``pooled``   ROUGE-1.5.5 ``-f A``: add hits and unit counts over all
-             references, then divide (the default).
+             references, then divide.  The default everywhere, and what
+             papers report.
 ``best``     ROUGE-1.5.5 ``-f B``: the reference with the best recall (as the
              script ranks it); the first one wins a tie.
 ``average``  the Java ROUGE 2.0 tool: recall and precision averaged over the
@@ -15,39 +16,20 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from rouge2.errors import UserError
 from rouge2.measures.base import Measure, PairStats
-from rouge2.stats.prf import ZERO_SCORE, Score, fmeasure, score_from_stats
+from rouge2.errors import UserError
+from rouge2.registry import Registry
+from rouge2.stats.prf import ZERO_SCORE, Score, finish, fmeasure
 
-MULTI_REFERENCE_MODES = ("pooled", "best", "average", "max-f")
-_ALIASES = {"a": "pooled", "b": "best", "avg": "average", "mean": "average", "max_f": "max-f", "maxf": "max-f"}
-
-
-def normalize_mode(mode: str) -> str:
-    key = str(mode).strip().lower()
-    key = _ALIASES.get(key, key)
-    if key not in MULTI_REFERENCE_MODES:
-        raise UserError(
-            f"unknown multi_reference mode {mode!r}: use one of {', '.join(MULTI_REFERENCE_MODES)}"
-        )
-    return key
-
-
-def resolve_alpha(alpha: float | None = None, beta: float | None = None) -> float:
-    """α for F = PR/((1-α)P + αR); β (F-β, as the Java tool takes it) maps to 1/(1+β²)."""
-    if alpha is not None and beta is not None:
-        raise UserError("give alpha or beta, not both")
-    if beta is not None:
-        beta = float(beta)
-        if beta < 0:
-            raise UserError(f"beta must be 0 or more, got {beta}")
-        return 1.0 / (1.0 + beta * beta)
-    if alpha is None:
-        return 0.5
-    alpha = float(alpha)
-    if not 0.0 <= alpha <= 1.0:
-        raise UserError(f"alpha must be between 0 and 1, got {alpha}")
-    return alpha
+MULTI_REFERENCE: Registry[str] = Registry("multi-reference mode")
+MULTI_REFERENCE.add("pooled", "pooled", "ROUGE-1.5.5 -f A: hits and counts summed over references",
+                    aliases=("a", "pool", "sum"))
+MULTI_REFERENCE.add("best", "best", "ROUGE-1.5.5 -f B: the reference with the best recall",
+                    aliases=("b",))
+MULTI_REFERENCE.add("average", "average", "Java ROUGE 2.0: P and R averaged over references",
+                    aliases=("avg", "mean", "java"))
+MULTI_REFERENCE.add("max-f", "max-f", "rouge-score: the reference with the highest F",
+                    aliases=("max_f", "maxf", "max", "rouge-score"))
 
 
 def pick_best(keys: Sequence[float]) -> int:
@@ -61,34 +43,59 @@ def pick_best(keys: Sequence[float]) -> int:
     return index
 
 
+def pooled(per_ref: Sequence[PairStats]) -> PairStats:
+    """Hits and counts summed over references (``-f A``)."""
+    hit = ref = cand = 0
+    for s in per_ref:
+        hit += s.hit
+        ref += s.ref_total
+        cand += s.cand_total
+    return PairStats(hit, ref, cand)
+
+
+def combined_stats(measure: Measure, per_ref: Sequence[PairStats], mode: str,
+                   keys: Sequence[float] | None = None) -> PairStats:
+    """The statistics ``pooled`` and ``best`` score (what ROUGE-1.5.5 counts with -t 1/2)."""
+    if not per_ref:
+        return PairStats(0, 0, 0)
+    if mode == "pooled":
+        return per_ref[0] if len(per_ref) == 1 else pooled(per_ref)
+    if mode == "best":
+        if keys is None:
+            keys = [measure.best_key(s) for s in per_ref]
+        return per_ref[pick_best(keys)]
+    raise UserError(f"multi_reference {mode!r} has no single set of statistics; "
+                    f"use pooled or best")
+
+
 def combine(
     measure: Measure,
     per_ref: Sequence[PairStats],
     mode: str = "pooled",
     alpha: float = 0.5,
     keys: Sequence[float] | None = None,
+    rounding: str = "none",
 ) -> Score:
-    """One score from a candidate's statistics against each of its references."""
+    """One score from a candidate's statistics against each of its references.
+
+    ``keys`` are the ``-f B`` ranking values (:meth:`Measure.best_key`),
+    computed from the statistics when not given.
+    """
     if not per_ref:
         return ZERO_SCORE
-    if mode == "pooled":
-        total = per_ref[0]
-        for s in per_ref[1:]:
-            total = total + s
-        return score_from_stats(measure, total, alpha)
-    if mode == "best":
-        if keys is None:
-            keys = [measure.best_key(s) for s in per_ref]
-        return score_from_stats(measure, per_ref[pick_best(keys)], alpha)
-    scores = [score_from_stats(measure, s, alpha) for s in per_ref]
+    if mode in ("pooled", "best"):
+        s = combined_stats(measure, per_ref, mode, keys)
+        return finish(measure.precision(s), measure.recall(s), alpha, rounding)
+    ps = [measure.precision(s) for s in per_ref]
+    rs = [measure.recall(s) for s in per_ref]
     if mode == "average":
-        p = sum(s.precision for s in scores) / len(scores)
-        r = sum(s.recall for s in scores) / len(scores)
-        return Score(p, r, fmeasure(p, r, alpha))
+        return finish(sum(ps) / len(ps), sum(rs) / len(rs), alpha, rounding)
     if mode == "max-f":
         best = 0
-        for i, s in enumerate(scores):
-            if s.fmeasure > scores[best].fmeasure:
-                best = i
-        return scores[best]
-    raise UserError(f"unknown multi_reference mode {mode!r}")
+        best_f = fmeasure(ps[0], rs[0], alpha)
+        for i in range(1, len(ps)):
+            f = fmeasure(ps[i], rs[i], alpha)
+            if f > best_f:
+                best, best_f = i, f
+        return finish(ps[best], rs[best], alpha, rounding)
+    raise MULTI_REFERENCE.unknown(mode)

@@ -7,6 +7,9 @@ from typing import Sequence
 
 from rouge2.stats.bootstrap import mean
 
+#: the paired tests, by name
+TESTS = ("approximate-randomization", "paired-bootstrap")
+
 
 def paired_test(a: Sequence[float], b: Sequence[float], test: str, resamples: int,
                 rng: random.Random) -> float:

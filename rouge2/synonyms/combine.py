@@ -10,9 +10,11 @@ symmetric and reflexive because every member is.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Iterable, Sequence, Union
 
 from rouge2.errors import UserError
+from rouge2.registry import Registry
 from rouge2.synonyms.base import SynonymMatcher
 
 __all__ = ["UnionMatcher", "load_synonyms", "SynonymSpec"]
@@ -20,7 +22,6 @@ __all__ = ["UnionMatcher", "load_synonyms", "SynonymSpec"]
 #: What ``load_synonyms`` accepts (see its docstring).
 SynonymSpec = Union[bool, None, str, os.PathLike, SynonymMatcher, Sequence]
 
-_WORDNET_NAMES = ("wordnet", "wordnet-3.0", "wn", "wn30")
 
 
 class UnionMatcher(SynonymMatcher):
@@ -75,13 +76,15 @@ def _one(item) -> SynonymMatcher:
         return item
     if item is True:
         return _wordnet()
-    if isinstance(item, str) and item.strip().lower() in _WORDNET_NAMES:
+    if isinstance(item, str) and SYNONYM_SOURCES.find(item) == "wordnet":
         return _wordnet()
     if isinstance(item, (str, os.PathLike)):
         from rouge2.synonyms.dictionary import DictionaryMatcher
 
         if isinstance(item, str) and not item.strip():
             raise UserError("empty synonym source; give 'wordnet' or a dictionary file path")
+        if isinstance(item, str) and item.startswith("file:"):
+            item = item[len("file:"):]
         return DictionaryMatcher(item)
     raise UserError(
         f"unknown synonym source {item!r}; give true (WordNet), false, 'wordnet', "
@@ -127,3 +130,51 @@ def load_synonyms(spec) -> SynonymMatcher | None:
     if len(matchers) == 1:
         return matchers[0]
     return UnionMatcher(matchers)
+
+
+#: Named synonym sources; anything else is a dictionary file path (or inline
+#: groups).  ``true`` is WordNet.
+SYNONYM_SOURCES: Registry = Registry("synonym source")
+SYNONYM_SOURCES.add("wordnet", _wordnet, "WordNet 3.0 as the ROUGE 2.0 paper selects it (shipped)",
+                    aliases=("true", "wordnet-3.0", "wn", "wn30"))
+
+
+def canonical_synonyms(spec) -> tuple:
+    """The canonical form of a ``synonyms`` setting: a tuple of sources.
+
+    Each source is ``"wordnet"``, ``"file:<absolute path>"`` or a tuple of
+    words (one inline group); ``()`` means no synonyms.  Files must exist.
+    A :class:`SynonymMatcher` is kept as it is.
+    """
+    if spec is None or spec is False:
+        return ()
+    items = list(spec) if isinstance(spec, (list, tuple)) else [spec]
+    out: list = []
+    for item in items:
+        if item is None or item is False:
+            continue
+        if item is True:
+            out.append("wordnet")
+        elif isinstance(item, SynonymMatcher):
+            out.append(item)
+        elif isinstance(item, (list, tuple)):
+            words = tuple(str(w).strip() for w in item if str(w).strip())
+            if len(words) < 2:
+                raise UserError(f"a synonym group needs at least two words, got {list(item)!r}")
+            out.append(words)
+        elif isinstance(item, (str, os.PathLike)):
+            text = os.fspath(item)
+            if not text.strip():
+                raise UserError("empty synonym source; give 'wordnet' or a dictionary file path")
+            name = SYNONYM_SOURCES.find(text)
+            if name is not None:
+                out.append(name)
+                continue
+            path = text[len("file:"):] if text.startswith("file:") else text
+            p = Path(path).expanduser()
+            if not p.is_file():
+                raise SYNONYM_SOURCES.unknown(text, " or the path of an existing dictionary file")
+            out.append("file:" + str(p.resolve()))
+        else:
+            raise SYNONYM_SOURCES.unknown(item, ", a dictionary file path, or a list of these")
+    return tuple(dict.fromkeys(out))

@@ -72,7 +72,7 @@ def _load(path: str | None) -> dict[str, dict[str, frozenset[str]]]:
         table = _cache.get(key)
         if table is None:
             if path is None:
-                from rouge2.analysis.stem import read_resource
+                from rouge2.data import read_resource
 
                 raw = read_resource(*RESOURCE)
                 origin = "/".join(RESOURCE)

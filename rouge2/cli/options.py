@@ -1,0 +1,70 @@
+"""The analysis and scoring flags, shared by every sub-command that scores.
+
+Each flag is the library option of the same name (``--multi-reference`` is
+``multi_reference``) and its value goes, as written, to
+:meth:`rouge2.scoring.options.Options.make`, so the command line accepts and
+rejects exactly what the Python API and the YAML config do, with the same
+messages.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from rouge2.analysis.sentences import SENTENCES
+from rouge2.analysis.stem import STEMMERS
+from rouge2.analysis.stopwords import STOPWORDS
+from rouge2.analysis.tokenize import TOKENIZERS
+from rouge2.scoring.options import Options
+from rouge2.stats.combine import MULTI_REFERENCE
+from rouge2.stats.prf import ROUNDING
+
+_UNSET = None
+
+
+def add_option_flags(parser: argparse.ArgumentParser) -> None:
+    """Add ``--tokenizer``, ``--stem``, ... (every :class:`Options` field) to ``parser``."""
+    g = parser.add_argument_group("analysis and scoring options (docs/options.md)")
+    g.add_argument("--tokenizer", metavar="NAME", help=f"one of: {TOKENIZERS.choices()} (default rouge155)")
+    g.add_argument("--sentences", metavar="MODE",
+                   help=f"how a text splits into sentences for ROUGE-L/W: {SENTENCES.choices()} "
+                        f"(default lines)")
+    g.add_argument("--stem", nargs="?", const="rouge155", metavar="NAME",
+                   help=f"stem tokens (alone: rouge155, ROUGE-1.5.5's -m); one of: {STEMMERS.choices()}")
+    g.add_argument("--stopwords", nargs="?", const="smart", metavar="LIST",
+                   help=f"remove stopwords (alone: smart, ROUGE-1.5.5's -s); one of: "
+                        f"{STOPWORDS.choices()}")
+    g.add_argument("--word-limit", metavar="N", help="keep the first N words of each text (-l)")
+    g.add_argument("--byte-limit", metavar="N", help="keep the first N bytes of each text (-b)")
+    g.add_argument("--synonyms", nargs="*", metavar="SOURCE",
+                   help="match synonyms (alone: wordnet); sources: wordnet and dictionary files")
+    g.add_argument("--tagger", metavar="NAME",
+                   help="part-of-speech tagger for topic measures: spacy, spacy:<pipeline>, pretagged")
+    g.add_argument("--multi-reference", metavar="MODE",
+                   help=f"combining several references: {MULTI_REFERENCE.choices()} (default pooled)")
+    f = g.add_mutually_exclusive_group()
+    f.add_argument("--alpha", metavar="A", help="F = PR/((1-A)P + AR), default 0.5 (F1)")
+    f.add_argument("--beta", metavar="B", help="F-beta (alpha = 1/(1+B^2))")
+    g.add_argument("--rounding", metavar="MODE",
+                   help=f"{ROUNDING.choices()}: rouge155 rounds R and P to 5 decimals per pair "
+                        f"and F from them, as ROUGE-1.5.5 prints")
+
+
+def option_values(args: argparse.Namespace) -> dict[str, Any]:
+    """The option flags given on the command line, as ``Options.make`` keywords."""
+    values: dict[str, Any] = {}
+    for key in ("tokenizer", "sentences", "stem", "stopwords", "word_limit", "byte_limit",
+                "tagger", "multi_reference", "alpha", "beta", "rounding"):
+        value = getattr(args, key, _UNSET)
+        if value is not _UNSET:
+            values[key] = value
+    syn = getattr(args, "synonyms", _UNSET)
+    if syn is not _UNSET:
+        values["synonyms"] = list(syn) if syn else ["wordnet"]
+    return values
+
+
+def options_from_args(args: argparse.Namespace, base: Options | None = None) -> Options:
+    """:class:`Options` from the flags (on top of ``base``)."""
+    return Options.make(base, **option_values(args))

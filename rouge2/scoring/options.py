@@ -1,0 +1,239 @@
+"""One typed options object, built by every door.
+
+The Python API (``rouge2.score(..., stem=True)``), the ``rouge2`` command-line
+flags (``--stem``), the YAML config (``preprocess: {stem: true}``), the
+ROUGE-1.5.5 flags (``-m``) and the Java ``rouge.properties`` import all end
+in an :class:`Options`: each value is validated once, here, through the
+registries of the layer that defines it, and stored in its canonical
+spelling.  The reproducibility signature is computed from it.
+
+=================  ==========================================  ==================
+option             values                                      default
+=================  ==========================================  ==================
+tokenizer          ``rouge155``, ``unicode``                   ``rouge155``
+sentences          ``lines``, ``splitter``, ``none``           ``lines``
+stem               ``none``, ``rouge155`` (``True``),          ``none``
+                   ``snowball:<language>``, a callable
+stopwords          ``none``, ``smart`` (``True``),             ``none``
+                   ``rouge2-java``, ``spacy:<lang>``, a file
+                   path, a collection of words
+word_limit         words kept per text (ROUGE-1.5.5 ``-l``)    0 (no limit)
+byte_limit         bytes kept per text (ROUGE-1.5.5 ``-b``)    0 (no limit)
+synonyms           ``False``, ``True``/``wordnet``, a file     none
+                   path, inline groups, a list of these
+tagger             ``spacy``, ``spacy:<pipeline>``,            ``spacy``
+                   ``pretagged``, a Tagger (topic measures)
+multi_reference    ``pooled``, ``best``, ``average``, ``max-f``  ``pooled``
+alpha / beta       F = PR/((1-α)P + αR); α = 1/(1+β²)          α = 0.5
+rounding           ``none``, ``rouge155``                      ``none``
+=================  ==========================================  ==================
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from rouge2.analysis.sentences import SENTENCES
+from rouge2.analysis.stem import STEMMERS
+from rouge2.analysis.stopwords import canonical_stopwords
+from rouge2.analysis.tokenize import TOKENIZERS
+from rouge2.errors import UserError
+from rouge2.registry import suggest
+from rouge2.stats.combine import MULTI_REFERENCE
+from rouge2.stats.prf import ROUNDING
+from rouge2.synonyms.combine import canonical_synonyms
+
+
+@dataclass(frozen=True)
+class Options:
+    """Analysis and scoring options, each in its canonical form (see the module docs)."""
+
+    tokenizer: str = "rouge155"
+    sentences: str = "lines"
+    stem: Any = "none"
+    stopwords: Any = "none"
+    word_limit: int = 0
+    byte_limit: int = 0
+    synonyms: tuple = ()
+    tagger: Any = "spacy"
+    multi_reference: str = "pooled"
+    alpha: float = 0.5
+    rounding: str = "none"
+
+    # -- building ----------------------------------------------------------
+    @classmethod
+    def make(cls, options: "Options | None" = None, **kwargs: Any) -> "Options":
+        """Options from keyword arguments (on top of ``options`` when given).
+
+        Every value is validated and made canonical; a mistake raises
+        :class:`~rouge2.errors.UserError` naming the option.
+        """
+        base = options if options is not None else cls()
+        unknown = [k for k in kwargs if k not in OPTION_NAMES and k != "beta"]
+        if unknown:
+            key = unknown[0]
+            raise UserError(f"unknown option {key!r}{suggest(key, OPTION_NAMES + ('beta',))}; "
+                            f"rouge2 options are {', '.join(OPTION_NAMES)}, beta")
+        if "alpha" in kwargs and "beta" in kwargs and kwargs["alpha"] is not None \
+                and kwargs["beta"] is not None:
+            raise UserError("give alpha or beta, not both (alpha = 1 / (1 + beta^2))")
+        values: dict[str, Any] = {}
+        for key, value in kwargs.items():
+            if key == "beta":
+                if value is not None:
+                    values["alpha"] = alpha_from_beta(value)
+                continue
+            if key == "alpha" and value is None:
+                continue
+            values[key] = normalize(key, value)
+        result = replace(base, **values)
+        result.check()
+        return result
+
+    def check(self) -> None:
+        """Checks across options."""
+        if self.word_limit and self.byte_limit:
+            raise UserError("give word_limit or byte_limit, not both "
+                            "(ROUGE-1.5.5's -l and -b exclude each other)")
+
+    def with_(self, **kwargs: Any) -> "Options":
+        """A copy with some options changed (validated like :meth:`make`)."""
+        return Options.make(self, **kwargs)
+
+    # -- reading -----------------------------------------------------------
+    def settings(self) -> dict[str, Any]:
+        """Every option as plain JSON data (custom objects by their repr)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            out[f.name] = _plain(getattr(self, f.name))
+        return out
+
+    @property
+    def stems(self) -> bool:
+        return self.stem != "none"
+
+
+OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Options))
+
+
+def alpha_from_beta(beta: Any) -> float:
+    """α for F-β: 1/(1+β²); β must be a finite number >= 0."""
+    b = _number("beta", beta)
+    if b < 0:
+        raise UserError(f"beta: must be 0 or more (1 = F1), got {beta!r}")
+    return 1.0 / (1.0 + b * b)
+
+
+def normalize(key: str, value: Any) -> Any:
+    """The canonical value of option ``key`` (a :class:`UserError` naming it otherwise)."""
+    try:
+        return _NORMALIZERS[key](value)
+    except UserError as exc:
+        msg = str(exc)
+        raise UserError(msg if msg.startswith(f"{key}:") else f"{key}: {msg}") from None
+
+
+def _number(key: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        try:
+            value = float(value) if isinstance(value, str) else value
+        except ValueError:
+            pass
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise UserError(f"{key}: must be a number, got {value!r}")
+    value = float(value)
+    if not math.isfinite(value):
+        raise UserError(f"{key}: must be a finite number, got {value!r}")
+    return value
+
+
+def _name(registry, key: str):
+    def norm(value: Any) -> str:
+        if not isinstance(value, str):
+            raise UserError(f"expected a name, got {value!r} ({type(value).__name__}); "
+                            f"use one of: {registry.choices()}")
+        return registry.canonical(value)
+    return norm
+
+
+def _stem(value: Any) -> Any:
+    if value is None or value is False:
+        return "none"
+    if value is True:
+        return "rouge155"
+    if callable(value):
+        return value
+    if not isinstance(value, str):
+        raise STEMMERS.unknown(value)
+    return STEMMERS.canonical(value)
+
+
+def _stopwords(value: Any) -> Any:
+    if isinstance(value, (set, frozenset, list, tuple)):
+        words = frozenset(value)
+        if not all(isinstance(w, str) for w in words):
+            raise UserError("a stopword collection must hold words (text)")
+        return words
+    return canonical_stopwords(value)
+
+
+def _limit(key: str):
+    def norm(value: Any) -> int:
+        if value is None or value is False:
+            return 0
+        if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)
+            else:
+                raise UserError(f"expected a whole number of {key.split('_')[0]}s (0: no limit), "
+                                f"got {value!r}")
+        if value < 0:
+            raise UserError(f"expected 0 (no limit) or more, got {value}")
+        return value
+    return norm
+
+
+def _alpha(value: Any) -> float:
+    a = _number("alpha", value)
+    if not 0.0 <= a <= 1.0:
+        raise UserError(f"alpha: must be a number from 0 to 1 (0.5 = F1), got {value!r}")
+    return a
+
+
+def _tagger(value: Any) -> Any:
+    from rouge2.pos.tagger import TAGGERS, Tagger
+
+    if value is None:
+        return "spacy"
+    if isinstance(value, Tagger):
+        return value
+    return _name(TAGGERS, "tagger")(value)
+
+
+_NORMALIZERS = {
+    "tokenizer": _name(TOKENIZERS, "tokenizer"),
+    "sentences": _name(SENTENCES, "sentences"),
+    "stem": _stem,
+    "stopwords": _stopwords,
+    "word_limit": _limit("word_limit"),
+    "byte_limit": _limit("byte_limit"),
+    "synonyms": canonical_synonyms,
+    "tagger": _tagger,
+    "multi_reference": _name(MULTI_REFERENCE, "multi_reference"),
+    "alpha": _alpha,
+    "rounding": _name(ROUNDING, "rounding"),
+}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if isinstance(value, frozenset):
+        return sorted(value)
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return f"custom:{getattr(value, '__qualname__', type(value).__name__)}"

@@ -1,0 +1,64 @@
+"""From per-pair scores to system scores: means, bootstrap intervals, paired tests.
+
+A system's score for a measure is the mean over its tasks of the per-pair
+recall, precision and F (as ROUGE-1.5.5 averages its per-evaluation scores
+with ``-t 0``).  Intervals resample tasks with replacement (percentile
+bootstrap); comparisons are paired over the tasks both systems have.
+
+Every random stream is seeded from the run's seed and a label naming what is
+resampled (``"<seed>|<system>|<measure>|<recall|precision|fmeasure>"``), so a
+number never depends on what else the run computed.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping, Sequence
+
+from rouge2.stats.bootstrap import bootstrap_interval, mean
+from rouge2.stats.prf import Score
+from rouge2.stats.significance import paired_test
+
+STAT_NAMES = ("recall", "precision", "fmeasure")
+
+
+def summarize(scores: Sequence[Score], *, resamples: int | None = None, confidence: float = 0.95,
+              seed: int = 0, label: str = "") -> dict[str, Any]:
+    """Mean recall, precision and F of ``scores`` (one per task), with intervals
+    when ``resamples`` is given."""
+    columns = {
+        "recall": [s.recall for s in scores],
+        "precision": [s.precision for s in scores],
+        "fmeasure": [s.fmeasure for s in scores],
+    }
+    entry: dict[str, Any] = {name: mean(values) for name, values in columns.items()}
+    entry["tasks"] = len(scores)
+    if resamples:
+        entry["ci"] = {
+            name: list(bootstrap_interval(values, resamples, confidence,
+                                          random.Random(f"{seed}|{label}|{name}")))
+            for name, values in columns.items()
+        }
+    return entry
+
+
+def compare(a: Sequence[Score], b: Sequence[Score], *, test: str, resamples: int, seed: int,
+            label: str, score: str = "fmeasure") -> dict[str, Any]:
+    """A paired test of mean ``score`` over aligned per-task scores ``a`` and ``b``."""
+    va = [getattr(s, score) for s in a]
+    vb = [getattr(s, score) for s in b]
+    rng = random.Random(f"{seed}|{label}")
+    p = paired_test(va, vb, test, resamples, rng)
+    return {
+        "score": score, "mean_a": mean(va), "mean_b": mean(vb),
+        "difference": mean(va) - mean(vb), "p_value": p, "test": test,
+        "tasks": len(va), "resamples": resamples, "seed": seed,
+    }
+
+
+def by_system(pairs: Mapping[tuple[str, str], Mapping[str, Score]]) -> dict[str, list[str]]:
+    """System -> its tasks (sorted), from ``(task, system) -> scores``."""
+    out: dict[str, list[str]] = {}
+    for task, system in pairs:
+        out.setdefault(system, []).append(task)
+    return {s: sorted(t) for s, t in sorted(out.items())}
