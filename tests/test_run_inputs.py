@@ -77,7 +77,7 @@ def test_undecodable_file_names_file_and_line(tmp_path):
         items("java-project", root)
     msg = str(info.value)
     assert msg.startswith(f"{root / 'system' / 't_s.txt'}:3: cannot decode byte 0xe9 as utf-8")
-    assert "set inputs.encoding" in msg
+    assert "set the encoding" in msg
 
 
 def test_configured_encoding(tmp_path):

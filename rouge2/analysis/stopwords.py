@@ -29,6 +29,7 @@ from typing import Union
 
 from rouge2.data import read_resource
 from rouge2.errors import UserError
+from rouge2.files import read_bytes
 from rouge2.registry import Registry
 
 __all__ = ["STOPWORDS", "canonical_stopwords", "load_stopwords"]
@@ -89,21 +90,7 @@ def _spacy(lang: str) -> frozenset[str]:
 
 
 def _from_file(path: Path) -> frozenset[str]:
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise UserError(
-            f"stopword file {path} not found; give an existing file or one of "
-            f"the named lists: smart, rouge2-java, spacy:<lang>"
-        ) from None
-    except IsADirectoryError:
-        raise UserError(
-            f"stopword file {path} is a directory; give a text file with one word per line"
-        ) from None
-    except OSError as exc:
-        raise UserError(
-            f"cannot read stopword file {path}: {exc.strerror}; check the path and its permissions"
-        ) from None
+    data = read_bytes(path, "stopword file")
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     words: set[str] = set()

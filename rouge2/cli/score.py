@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from rouge2 import files
 from rouge2.errors import UserError
 
 
@@ -16,18 +17,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def read_text(path: str, encoding: str = "utf-8") -> str:
-    p = Path(path)
-    if not p.is_file():
-        raise UserError(f"{path}: no such file: check the path")
-    data = p.read_bytes()
-    try:
-        text = data.decode(encoding)
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise UserError(
-            f"{path}:{line}: not valid {encoding}: re-save the file as {encoding} or pass --encoding"
-        ) from None
-    return text.lstrip("\ufeff").replace("\r\n", "\n")
+    return files.read_text(path, encoding, what="summary file").replace("\r\n", "\n")
 
 
 def main(argv: list[str]) -> int:

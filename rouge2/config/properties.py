@@ -34,6 +34,7 @@ import re
 from pathlib import Path
 
 from rouge2.errors import UserError
+from rouge2.files import read_bytes
 from rouge2.analysis.stem import STEMMERS
 
 # The Java tool's defaults (docs/usage-documentation.md of ROUGE 2.0).
@@ -202,12 +203,7 @@ def convert_properties(path: str | Path, cwd: str | Path | None = None,
     the Java tool resolves them; written absolute, or relative to
     ``relative_to`` when given."""
     p = Path(path)
-    if not p.is_file():
-        raise UserError(f"properties file not found: {p}")
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise UserError(f"{p}: cannot read: {exc.strerror}") from None
+    raw = read_bytes(p, "properties file")
     # java.util.Properties.load(InputStream) reads ISO-8859-1.
     text = raw.decode("latin-1")
     source = str(p)

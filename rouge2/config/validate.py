@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterable, Sequence
 import yaml
 
 from rouge2.errors import UserError
+from rouge2.files import read_bytes
 from rouge2.registry import suggest
 
 #: deepest nesting of lists and mappings accepted (rouge2 configs need 4)
@@ -78,18 +79,7 @@ def read_config_text(path: Path) -> str:
     """The text of config file ``path`` (UTF-8, BOM allowed); one-line errors."""
     if not path.exists():
         raise UserError(f"config file not found: {path}")
-    if path.is_dir():
-        raise UserError(f"{path}: is a folder; give the path of a YAML config file")
-    if not path.is_file():
-        raise UserError(f"{path}: not a regular file; give the path of a YAML config file")
-    try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise UserError(f"{path}: the config is {size:,} bytes; a rouge2 config is a few "
-                            f"kilobytes (at most {MAX_BYTES:,}): check that this is the right file")
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise UserError(f"{path}: cannot read the config: {exc.strerror}") from None
+    raw = read_bytes(path, "YAML config file", limit=MAX_BYTES)
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

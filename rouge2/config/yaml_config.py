@@ -16,7 +16,6 @@ and give the same numbers.  Paths are resolved from the config file's folder
 
 from __future__ import annotations
 
-import codecs
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ from rouge2.analysis.stopwords import STOPWORDS
 from rouge2.config.validate import (Apply, Bool, Checked, Choice, Ctx, Int, Kind, ListOf, Node,
                                     Number, Section, Text, compose, is_bool, is_null, mapping,
                                     read_config_text, show)
+from rouge2 import files
 from rouge2.errors import UserError
 from rouge2.io.inputs import INPUT_FORMATS, Columns, InputsConfig
 from rouge2.measures import MEASURE_FORMS
@@ -141,7 +141,11 @@ class NameOrPath(Kind):
             value = ctx.value(node)
         else:
             text = Text(self.what).check(ctx, node, key)
-            value = text if self.registry.find(text) is not None else str(ctx.path(text))
+            value = text
+            if self.registry.find(text) is None:
+                path = ctx.path(text)
+                if path.exists() or "/" in text or "\\" in text or Path(text).suffix:
+                    value = str(path)  # a file, relative to the config's folder
         return Apply(lambda v: normalize(self.option, v), self.what).check_value(ctx, node, key, value)
 
 
@@ -281,19 +285,11 @@ def _inputs(ctx: Ctx, node: yaml.Node) -> tuple[InputsConfig, str | None]:
     return InputsConfig(format=fmt, path=path, encoding=encoding, columns=columns), c.get("sentences")
 
 
-def check_encoding(name: str, ctx: Ctx | None = None, node=None, key: str = "encoding") -> str:
-    """``name`` if it is a text encoding Python knows; a one-line error otherwise."""
-    problem = None
+def check_encoding(name: str, ctx: Ctx, node, key: str) -> str:
     try:
-        info = codecs.lookup(name)
-        if not getattr(info, "_is_text_encoding", True):
-            problem = f"{name!r} is not a text encoding (it converts bytes to bytes)"
-    except LookupError:
-        problem = f"unknown encoding {name!r}"
-    if problem is None:
-        return name
-    message = f"{key}: {problem}; use a text encoding such as utf-8, utf-16, latin-1, cp1252"
-    raise ctx.fail(node, message) if ctx is not None else UserError(message)
+        return files.check_encoding(name)
+    except UserError as exc:
+        raise ctx.fail(node, f"{key}: {exc}") from None
 
 
 def _measures(ctx: Ctx, node: yaml.Node) -> tuple[str, ...]:

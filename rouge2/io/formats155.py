@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from rouge2.errors import UserError
+from rouge2.files import decode, read_bytes
 
 # Perl's \s on byte strings: space, \t, \n, \v, \f, \r
 _WS = "[ \\t\\n\\x0b\\f\\r]"
@@ -70,16 +71,10 @@ def read_sentences(path: str, fmt: str | None, shown_path: str | None = None,
         if fmt and fmt.upper() == "SIMPLE":
             raise UserError(f"input format SIMPLE (Basic Elements) is not supported: {shown}")
         raise UserError(f"unknown input format {fmt or '(none given)'!r} for {shown}")
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError as exc:
-        raise UserError(f"cannot open {shown}: {exc.strerror or exc}") from None
+    data = read_bytes(path, "summary file")
     if encoding == "latin-1":
         return parser(data.decode("latin-1"))
-    from rouge2.io.inputs import decode_bytes
-
-    return parser(decode_bytes(data, shown, encoding))
+    return parser(decode(data, shown, encoding))
 
 
 def perl_split_ws(s: str) -> list[str]:

@@ -26,7 +26,6 @@ Formats (``inputs.format``):
 
 from __future__ import annotations
 
-import codecs
 import csv
 import json
 from dataclasses import dataclass, field
@@ -34,8 +33,9 @@ from pathlib import Path
 from typing import Iterator, NamedTuple
 
 from rouge2.errors import UserError
+from rouge2.files import decoded_lines, read_text
 
-__all__ = ["Columns", "InputItem", "InputsConfig", "INPUT_FORMATS", "read_inputs", "decode_bytes"]
+__all__ = ["Columns", "InputItem", "InputsConfig", "INPUT_FORMATS", "read_inputs"]
 
 
 #: the input formats, for ``inputs.format``
@@ -79,32 +79,7 @@ class InputItem(NamedTuple):
 
 
 # ---------------------------------------------------------------------------
-# decoding
-
-
-def _decoder_name(encoding: str) -> str:
-    # A UTF-8 byte-order mark is accepted (and dropped) whatever the spelling.
-    if codecs.lookup(encoding).name == "utf-8":
-        return "utf-8-sig"
-    return encoding
-
-
-def _decode_hint(encoding: str) -> str:
-    return (f"set inputs.encoding to the file's encoding (e.g. latin-1, cp1252, utf-16) "
-            f"or save the file as {encoding}")
-
-
-def decode_bytes(data: bytes, path: Path | str, encoding: str = "utf-8") -> str:
-    """``data`` decoded; a one-line error naming the file and line otherwise."""
-    try:
-        text = data.decode(_decoder_name(encoding))
-    except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        raise UserError(f"{path}:{line}: cannot decode byte 0x{data[exc.start]:02x} as {encoding}; "
-                        f"{_decode_hint(encoding)}") from None
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    return text
+# reading
 
 
 def _newlines(text: str) -> str:
@@ -115,51 +90,7 @@ def _newlines(text: str) -> str:
 
 
 def _read_text(path: Path, encoding: str) -> str:
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise UserError(f"{path}: cannot read the file: {exc.strerror}") from None
-    return _newlines(decode_bytes(data, path, encoding))
-
-
-def decoded_lines(path: Path, encoding: str = "utf-8") -> Iterator[tuple[int, str]]:
-    """``(line number, line with its ending)`` of a text file, streamed."""
-    decoder = codecs.getincrementaldecoder(_decoder_name(encoding))(errors="strict")
-    lineno = 1
-    pending = ""
-    first = True
-    try:
-        handle = open(path, "rb")
-    except OSError as exc:
-        raise UserError(f"{path}: cannot read the file: {exc.strerror}") from None
-    with handle:
-        for raw in _with_end(handle):
-            try:
-                text = decoder.decode(raw or b"", final=raw is None)
-            except UnicodeDecodeError as exc:
-                bad = (raw or b"")[exc.start:exc.start + 1]
-                shown = f"byte 0x{bad[0]:02x}" if bad else "the bytes"
-                raise UserError(f"{path}:{lineno + pending.count(chr(10))}: cannot decode {shown} as "
-                                f"{encoding}; {_decode_hint(encoding)}") from None
-            if first and text:
-                if text.startswith("\ufeff"):
-                    text = text[1:]
-                first = False
-            pending += text
-            while True:
-                i = pending.find("\n")
-                if i < 0:
-                    break
-                yield lineno, pending[:i + 1]
-                lineno += 1
-                pending = pending[i + 1:]
-    if pending:
-        yield lineno, pending
-
-
-def _with_end(handle) -> Iterator[bytes | None]:
-    yield from handle
-    yield None
+    return _newlines(read_text(path, encoding, what="summary file"))
 
 
 # ---------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from xml.dom import Node, minidom
 from xml.parsers.expat import ExpatError
 
 from rouge2.errors import UserError
+from rouge2.files import read_bytes
 
 KNOWN_FORMATS = re.compile(r"^(SEE|ISI|SPL|SIMPLE)$", re.IGNORECASE)
 # Perl's \s on character strings (Unicode whitespace), plus \n
@@ -95,11 +96,7 @@ def _text_of(node) -> str | None:
 
 def read_settings(path: str) -> Settings:
     """Parse an XML settings file; UserError names the file on any problem."""
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError as exc:
-        raise UserError(f"cannot read settings file {path}: {exc.strerror or exc}") from None
+    data = read_bytes(path, "settings file")
     try:
         doc = minidom.parseString(data)
     except ExpatError as exc:
@@ -174,11 +171,7 @@ def read_settings(path: str) -> Settings:
 def read_file_list(path: str, fmt: str, system_id: str) -> Settings:
     """The ``-z`` file list: one evaluation per line, ``peer model1 model2 ...``;
     lines starting with ``#`` and blank lines are skipped; IDs are 1, 2, ..."""
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError as exc:
-        raise UserError(f"cannot read file list {path}: {exc.strerror or exc}") from None
+    data = read_bytes(path, "file list")
     evals = []
     n = 1
     ws = re.compile(rb"[ \t\n\r\f\x0b]+")

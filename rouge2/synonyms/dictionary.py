@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from rouge2.errors import UserError
+from rouge2.files import read_bytes
 from rouge2.synonyms.base import SynonymMatcher
 
 __all__ = ["DictionaryMatcher", "parse_dictionary"]
@@ -135,14 +136,7 @@ class DictionaryMatcher(SynonymMatcher):
 
     def __init__(self, path: str | os.PathLike):
         p = Path(path)
-        try:
-            data = p.read_bytes()
-        except FileNotFoundError:
-            raise UserError(f"synonym dictionary not found: {p}; check the path") from None
-        except IsADirectoryError:
-            raise UserError(f"synonym dictionary {p} is a folder; give a file") from None
-        except OSError as exc:
-            raise UserError(f"cannot read synonym dictionary {p}: {exc.strerror}") from None
+        data = read_bytes(p, "synonym dictionary")
         self.path = p
         self._rel = parse_dictionary(data, str(p))
         self.name = f"dict:{p.name}"

@@ -21,6 +21,7 @@ import threading
 from pathlib import Path
 
 from rouge2.errors import UserError
+from rouge2.files import read_bytes
 from rouge2.synonyms.base import SynonymMatcher, coarse_pos
 
 __all__ = ["WordNetMatcher", "RESOURCE", "RULE_ID"]
@@ -77,10 +78,7 @@ def _load(path: str | None) -> dict[str, dict[str, frozenset[str]]]:
                 raw = read_resource(*RESOURCE)
                 origin = "/".join(RESOURCE)
             else:
-                try:
-                    raw = Path(path).read_bytes()
-                except OSError as exc:
-                    raise UserError(f"cannot read WordNet synonym resource {path}: {exc.strerror}") from exc
+                raw = read_bytes(path, "WordNet synonym resource")
                 origin = str(path)
             try:
                 data = gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
