@@ -10,7 +10,7 @@ at the end.  Three children per size:
 
   baseline     imports rouge2, builds a Scorer, loads SummEval and draws every
                pair from the generator without scoring it: the floor
-  score_corpus ``rouge2.score_corpus(generator, measures)``, the result list
+  score_corpus ``rouge2.score_corpus(generator, measures=measures)``, the result list
                kept (as a caller gets it)
   Scorer loop  ``Scorer.score`` per pair, each result dropped: what is left
                without the result list (analysis caches, interned tokens)
@@ -78,7 +78,7 @@ def child(mode: str, n: int, shared: str, measures: list[str]) -> None:
         rouge2.Scorer(measures)
         count = sum(1 for _ in gen)
     elif mode == "score_corpus":
-        out = rouge2.score_corpus(gen, measures)
+        out = rouge2.score_corpus(gen, measures=measures)
         count = len(out)
     elif mode == "scorer-loop":
         scorer = rouge2.Scorer(measures)

@@ -103,7 +103,7 @@ class Case:
 
 def rouge2_contender(pairs, measures, label=None, **options):
     def fn():
-        rouge2.score_corpus(pairs, measures, **options)
+        rouge2.score_corpus(pairs, measures=measures, **options)
 
     opts = ", ".join(f"{k}={v!r}" for k, v in options.items())
     if label is None:
@@ -200,7 +200,7 @@ def count_differences(ours, theirs, mapping):
 def correctness_notes(pairs, types, stem=False, multi=False, **options):
     notes = []
     mapping = dict(zip(MEASURES, types))
-    ours = rouge2.score_corpus(pairs, MEASURES, stem=stem, **options)
+    ours = rouge2.score_corpus(pairs, measures=MEASURES, stem=stem, **options)
     if rs_py is not None:
         sc = rs_py.RougeScorer(types, use_stemmer=stem)
         theirs = [sc.score_multi(r, c) if multi else sc.score(r, c) for c, r in pairs]
@@ -232,7 +232,7 @@ print("CHILD " + json.dumps({{"load": t1 - t0, "import": t2 - t1, "first": t3 - 
 CHILD_BODIES = {
     R2: ("import rouge2\n"
          "t2 = time.process_time()\n"
-         "rouge2.score_corpus(pairs, ['rouge-1', 'rouge-2', 'rouge-l'])"),
+         "rouge2.score_corpus(pairs, measures=['rouge-1', 'rouge-2', 'rouge-l'])"),
     "rouge-score": ("from rouge_score import rouge_scorer\n"
                     "t2 = time.process_time()\n"
                     "sc = rouge_scorer.RougeScorer(['rouge1', 'rouge2', 'rougeL'])\n"

@@ -86,7 +86,7 @@ def time_tagging(distinct):
 def time_scoring(pairs, options):
     tagger, count, load = fresh_tagger()
     t0 = time.perf_counter()
-    results = rouge2.score_corpus(pairs, MEASURES, tagger=tagger, **options)
+    results = rouge2.score_corpus(pairs, measures=MEASURES, tagger=tagger, **options)
     return time.perf_counter() - t0, count[0], load, results
 
 

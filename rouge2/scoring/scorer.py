@@ -197,10 +197,22 @@ def _pairs(predictions, references) -> list[tuple[Any, Any]]:
                                 f"{type(pair).__name__}; or call score_corpus(predictions, references)")
         return pairs
     predictions, references = list(predictions), list(references)
+    if references and all(isinstance(r, str) and _is_measure(r) for r in references) and \
+            predictions and all(isinstance(p, (tuple, list)) and len(p) == 2 for p in predictions):
+        raise TypeError(f"score_corpus(pairs, {references!r}): the measures go by keyword, "
+                        f"score_corpus(pairs, measures={references!r})")
     if len(predictions) != len(references):
         raise ValueError(f"{len(predictions)} predictions but {len(references)} references: "
                          f"give one reference (or list of references) per prediction")
     return list(zip(predictions, references))
+
+
+def _is_measure(name: str) -> bool:
+    try:
+        canonical_measure(name)
+    except UserError:
+        return False
+    return True
 
 
 def score_corpus(predictions, references=None, *, measures: Sequence[str] = DEFAULT_MEASURES,
