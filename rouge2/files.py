@@ -71,14 +71,17 @@ def read_bytes(path: str | os.PathLike, what: str = "file", limit: int | None = 
     """The bytes of a regular file of at most ``limit`` bytes (default :func:`max_file_bytes`)."""
     p = check_regular(path, what)
     limit = max_file_bytes() if limit is None else limit
+    too_large = UserError(f"{p}: the {what} is larger than {limit:,} bytes, implausibly large; "
+                          f"check the path, or raise the limit with ROUGE2_MAX_FILE_BYTES")
     try:
         with open(p, "rb") as fh:
-            data = fh.read(limit + 1)
+            if os.fstat(fh.fileno()).st_size > limit:
+                raise too_large
+            data = fh.read()
     except OSError as exc:
         raise UserError(f"{p}: cannot read the {what}: {exc.strerror}") from None
-    if len(data) > limit:
-        raise UserError(f"{p}: the {what} is larger than {limit:,} bytes, implausibly large; check the "
-                        f"path, or raise the limit with ROUGE2_MAX_FILE_BYTES")
+    if len(data) > limit:  # it grew while being read
+        raise too_large
     return data
 
 

@@ -10,12 +10,24 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def test_every_subpackage_is_listed_in_pyproject():
+    """Code packages, and every data folder with an importable name (so setuptools
+    installs it without warning); docs/ and configs/ ship as rouge2.docs, rouge2.configs."""
     listed = set(tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
-    found = {
-        ".".join(p.parent.relative_to(REPO).parts)
-        for p in (REPO / "rouge2").rglob("__init__.py")
+    code = {".".join(p.parent.relative_to(REPO).parts) for p in (REPO / "rouge2").rglob("__init__.py")}
+    data = {"rouge2.resources"} | {
+        "rouge2.resources." + ".".join(p.relative_to(REPO / "resources").parts)
+        for p in (REPO / "resources").rglob("*")
+        if p.is_dir() and "__pycache__" not in p.parts
+        and all(part.isidentifier() for part in p.relative_to(REPO / "resources").parts)
     }
-    assert found | {"rouge2.resources"} == listed
+    assert code | data | {"rouge2.docs", "rouge2.configs"} == listed
+
+
+def test_docs_and_configs_are_installed():
+    from rouge2.cli.help import configs_folder, docs_folder
+
+    assert (docs_folder() / "options.md").is_file() and "site-packages" in str(docs_folder())
+    assert (configs_folder() / "quickstart.yaml").is_file()
 
 
 def test_shipped_data_is_reachable_from_the_imported_package():

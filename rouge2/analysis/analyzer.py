@@ -8,6 +8,7 @@ shared by sixteen systems is tokenized, stemmed and counted once.
 
 from __future__ import annotations
 
+import warnings
 from typing import Callable, Iterable, Sequence
 
 from rouge2.analysis.limits import flat_text, lcs_sentences
@@ -53,6 +54,23 @@ class AnalyzedText:
 
     def __repr__(self) -> str:
         return f"AnalyzedText(tokens={self.tokens!r}, sentences={len(self.sentences)})"
+
+
+_warned_foreign = False
+
+
+def warn_if_foreign(sentences: Sequence[str]) -> None:
+    """Warn once per process when a text has letters but no ``rouge155`` tokens."""
+    global _warned_foreign
+    if _warned_foreign:
+        return
+    if any(not s.isascii() and any(ch.isalpha() for ch in s) for s in sentences):
+        _warned_foreign = True
+        warnings.warn(
+            "a text has letters but no tokens: the rouge155 tokenizer keeps only ASCII letters and "
+            "digits, as ROUGE-1.5.5 does, so it scores 0; for other scripts use "
+            "tokenizer=\"unicode\" (command line: --tokenizer unicode; YAML: tokenizer: unicode)",
+            UserWarning, stacklevel=4)
 
 
 class Analyzer:
@@ -134,6 +152,8 @@ class Analyzer:
         if not self.word_limit and not self.byte_limit:
             if len(sentences) == 1:
                 toks, surf = self._finish(tokenize(sentences[0]))
+                if not toks and not byte_text and self.tokenizer_name == "rouge155":
+                    warn_if_foreign(sentences)
                 return AnalyzedText(toks, [toks], surf)
             sent_raw = [tokenize(s) for s in sentences]
             sent_tokens = []
@@ -144,6 +164,8 @@ class Analyzer:
                 sent_tokens.append(toks)
                 flat.extend(toks)
                 flat_surface.extend(surf)
+            if not flat and not byte_text and self.tokenizer_name == "rouge155":
+                warn_if_foreign(sentences)
             return AnalyzedText(flat, sent_tokens, flat_surface)
         if self.byte_limit and not byte_text:
             sentences = self._as_bytes_text(sentences)

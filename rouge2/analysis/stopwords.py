@@ -76,8 +76,8 @@ def _spacy(lang: str) -> frozenset[str]:
         importlib.import_module("spacy")
     except ImportError as exc:
         raise UserError(
-            f"stopwords 'spacy:{lang}' need spaCy; install it with "
-            "'pip install spacy' or choose another list"
+            f"stopwords 'spacy:{lang}' need spaCy, which the core install leaves out: "
+            "pip install 'rouge2[topics]', or choose another list"
         ) from exc
     try:
         module = importlib.import_module(f"spacy.lang.{lang}.stop_words")

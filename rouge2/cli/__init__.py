@@ -16,14 +16,19 @@ USAGE = f"""usage: rouge2 <command> [options]
 rouge2 {__version__}: ROUGE as ROUGE-1.5.5 scores it, plus the ROUGE 2.0 measures.
 
 commands:
+  score -r REFS -i PREDS           corpus scores with intervals (line-aligned files, stdin, JSONL)
+  score -c CAND -r REF [REF ...]   score one candidate file against reference files
   run CONFIG.yaml                  run an evaluation described by a YAML config
   rouge155 [options] CONFIG.xml    drop-in for ROUGE-1.5.5.pl (same options, same report)
   rouge155-shim DIR                write DIR/ROUGE-1.5.5.pl for pyrouge / files2rouge
-  score -c CAND -r REF [REF ...]   score one candidate file against reference files
   convert-properties FILE          print a YAML config equivalent to a Java ROUGE 2.0 rouge.properties
+  example [NAME]                   print a bundled example config (rouge2 example quickstart > run.yaml)
+  docs [PAGE]                      print a page of the documentation (rouge2 docs options)
 
-Run 'rouge2 <command> -h' for a command's options.  Docs: docs/index.md
+Run 'rouge2 <command> -h' for a command's options, 'rouge2 docs' for the documentation.
 """
+
+COMMANDS = ("score", "run", "rouge155", "rouge155-shim", "convert-properties", "example", "docs")
 
 
 def _dispatch(argv: list[str]) -> int:
@@ -54,11 +59,33 @@ def _dispatch(argv: list[str]) -> int:
         from rouge2.cli.score import main as score_main
 
         return score_main(rest)
-    raise UserError(f"unknown command {command!r}: use run, rouge155, rouge155-shim, score or convert-properties (see 'rouge2 -h')")
+    if command == "example":
+        from rouge2.cli.help import example_main
+
+        return example_main(rest)
+    if command == "docs":
+        from rouge2.cli.help import docs_main
+
+        return docs_main(rest)
+    from rouge2.registry import suggest
+
+    raise UserError(f"unknown command {command!r}{suggest(command, COMMANDS)}; use one of: "
+                    f"{', '.join(COMMANDS)} (see 'rouge2 -h')")
+
+
+def _one_line_warnings() -> None:
+    """Python warnings as one line on stderr (``rouge2: warning: ...``)."""
+    import warnings
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        print(f"rouge2: warning: {message}", file=sys.stderr if file is None else file)
+
+    warnings.showwarning = show
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    _one_line_warnings()
     try:
         return _dispatch(argv)
     except UserError as exc:

@@ -25,7 +25,7 @@ _UNSET = None
 
 def add_option_flags(parser: argparse.ArgumentParser) -> None:
     """Add ``--tokenizer``, ``--stem``, ... (every :class:`Options` field) to ``parser``."""
-    g = parser.add_argument_group("analysis and scoring options (docs/options.md)")
+    g = parser.add_argument_group("analysis and scoring options (rouge2 docs options)")
     g.add_argument("--tokenizer", metavar="NAME", help=f"one of: {TOKENIZERS.choices()} (default rouge155)")
     g.add_argument("--sentences", metavar="MODE",
                    help=f"how a text splits into sentences for ROUGE-L/W: {SENTENCES.choices()} "

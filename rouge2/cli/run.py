@@ -34,7 +34,7 @@ def _jobs(text: str) -> int:
 def run_main(argv: list[str]) -> int:
     parser = _Parser(
         prog="rouge2 run",
-        description="Run an evaluation described by a YAML config (see docs/config.md).",
+        description="Run an evaluation described by a YAML config (rouge2 docs config).",
     )
     parser.add_argument("config", help="the YAML config file")
     parser.add_argument("--check", action="store_true",

@@ -37,7 +37,7 @@ from rouge2.errors import UserError
 from rouge2.files import read_bytes
 from rouge2.analysis.stem import STEMMERS
 
-# The Java tool's defaults (docs/usage-documentation.md of ROUGE 2.0).
+# The Java tool's defaults (its usage documentation, ROUGE 2.0 v1.2.2).
 JAVA_DEFAULTS = {
     "project.dir": "test-summarization",
     "rouge.type": "normal",
@@ -283,7 +283,7 @@ def convert_properties(path: str | Path, cwd: str | Path | None = None,
     if "pos_tagger_name" in props and any("topic" in m for m in measures) or (
             synonyms and "pos_tagger_name" in props):
         lines.append(f"  # the Java tool tagged with the Stanford model {props['pos_tagger_name'][0].strip()!r};")
-        lines.append("  # rouge2 tags with spaCy (see docs/pos-tagging.md), so some tags can differ.")
+        lines.append("  # rouge2 tags with spaCy (rouge2 docs pos-tagging), so some tags can differ.")
     lines.append("measures:")
     for m in measures:
         lines.append(f"  - {_q(m)}")

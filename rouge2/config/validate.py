@@ -59,7 +59,7 @@ def compose(text: str, file: str) -> yaml.Node | None:
                 if depth > MAX_DEPTH:
                     raise UserError(f"{file}:{event.start_mark.line + 1}: lists and mappings are "
                                     f"nested more than {MAX_DEPTH} deep; a rouge2 config needs a few "
-                                    f"levels (see docs/config.md)")
+                                    f"levels (rouge2 docs config)")
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 depth -= 1
             elif isinstance(event, yaml.AliasEvent):

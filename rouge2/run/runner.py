@@ -265,6 +265,6 @@ def _console(cfg: RunConfig, result: RunResult) -> str:
     if result.empty_candidates or result.empty_references:
         text += (f"note: {n(result.empty_candidates, 'candidate')} and "
                  f"{n(result.empty_references, 'reference')} have no words after preprocessing "
-                 "(empty, punctuation only or all stopwords); they score 0 (docs/measures.md)\n")
+                 "(empty, punctuation only or all stopwords); they score 0 (rouge2 docs measures)\n")
     text += result.summary["signature_line"] + "\n"
     return text + out.format_comparisons(result.comparisons)

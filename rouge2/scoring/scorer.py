@@ -176,12 +176,40 @@ class Scorer:
         return out
 
 
+#: Scorers built by :func:`score`, by (measures, options), most recent last: a
+#: loop of ``score()`` calls with the same settings reuses the loaded stemmer,
+#: synonym data, tagger and analysed references instead of rebuilding them.
+_SCORERS: dict[tuple, Scorer] = {}
+_SCORERS_KEPT = 8
+
+
+def cached_scorer(measures: Sequence[Any], **options: Any) -> Scorer:
+    """A :class:`Scorer` for these settings, shared with earlier calls with the same ones."""
+    opts = Options.make(**options)
+    names = tuple(canonical_measures(measures if not isinstance(measures, (str, Measure))
+                                     else [measures]))
+    if any(isinstance(m, Measure) for m in ([measures] if isinstance(measures, Measure) else measures)):
+        return Scorer(measures, options=opts)  # custom measure objects carry their own state
+    key = (names, opts)
+    try:
+        scorer = _SCORERS.pop(key)
+    except TypeError:  # an unhashable custom option: no sharing
+        return Scorer(names, options=opts)
+    except KeyError:
+        scorer = Scorer(names, options=opts)
+        if len(_SCORERS) >= _SCORERS_KEPT:
+            del _SCORERS[next(iter(_SCORERS))]
+    _SCORERS[key] = scorer
+    return scorer
+
+
 def score(candidate: str, references, measures: Sequence[str] = DEFAULT_MEASURES, **options):
     """Score one candidate against one reference or a list of references.
 
     Returns a dict from canonical measure name to :class:`~rouge2.stats.prf.Score`.
+    Calls with the same measures and options share one :class:`Scorer`.
     """
-    return Scorer(measures, **options).score(candidate, references)
+    return cached_scorer(measures, **options).score(candidate, references)
 
 
 def _pairs(predictions, references) -> list[tuple[Any, Any]]:

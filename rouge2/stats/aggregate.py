@@ -20,6 +20,9 @@ from rouge2.stats.prf import Score
 from rouge2.stats.significance import paired_test
 
 STAT_NAMES = ("recall", "precision", "fmeasure")
+#: bootstrap defaults of every door (API, CLI, YAML)
+DEFAULT_RESAMPLES = 1000
+DEFAULT_CONFIDENCE = 0.95
 
 
 def summarize(scores: Sequence[Score], *, resamples: int | None = None, confidence: float = 0.95,

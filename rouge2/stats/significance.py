@@ -9,6 +9,9 @@ from rouge2.stats.bootstrap import mean
 
 #: the paired tests, by name
 TESTS = ("approximate-randomization", "paired-bootstrap")
+#: defaults of every door (API, CLI, YAML)
+DEFAULT_TEST = "approximate-randomization"
+DEFAULT_TEST_RESAMPLES = 10000
 
 
 def paired_test(a: Sequence[float], b: Sequence[float], test: str, resamples: int,
