@@ -61,6 +61,9 @@ TOPICS_HEADER = ("scope", "system", "status", "family", "topic", "stem", "tasks"
                  "occurs", "rate")
 CONTRAST_HEADER = ("system_a", "system_b", "direction", "family", "topic", "stem", "tasks", "share")
 TASK_ORDERS = ("natural", "input", "lexical")
+#: characters of task and system details a single-page report holds at most (finish(html)
+#: alone; the split report has no such limit)
+SINGLE_PAGE_DETAILS = 1_500_000
 
 
 # ---------------------------------------------------------------------------
@@ -168,7 +171,8 @@ mark.missed{background:var(--missed)}mark.added{background:var(--added)}
 mark.topic{background:#eceff3;box-shadow:inset 0 -2px #9aa4ae}
 .legend mark{margin-right:.5em}
 .chip{display:inline-block;border-radius:3px;padding:0 .35em;margin:.1em .15em;background:var(--missed);font-size:.92em}
-.chip sup{color:var(--muted);margin-left:.15em}
+.chip sup{color:var(--muted);margin-left:.15em}.fam{color:var(--muted);font-size:.9em}
+.tw{max-width:100%;overflow-x:auto}.tw table{margin-top:0}
 .twocol{display:flex;gap:2.5em;flex-wrap:wrap}.twocol>div{flex:1 1 26em;min-width:0}
 .families{display:flex;gap:1.5em 2.5em;flex-wrap:wrap}.families>div{flex:0 0 auto;max-width:100%;overflow-x:auto}
 details.ref{border:1px solid var(--line);border-radius:4px;padding:.25em .7em;margin:.35em 0}
@@ -658,7 +662,7 @@ class _Pages:
         parts.append(self.contrast_section())
         parts.append(self.tasks_section())
         parts.append(self.about_section())
-        return "".join(parts)
+        return _scrolling("".join(parts))
 
     def overview(self) -> str:
         d = self.data
@@ -890,13 +894,17 @@ class _Pages:
             marks = []
             for s, e, i in cspans:
                 _, word, upos, n, status = ctopics[i]
-                note = (f"{status}: matched in {n} of {nrefs} references" if status != "added"
-                        else "added: matches no reference topic word")
+                note = f"{status} in {n}/{nrefs} references" if status != "added" else "added"
                 marks.append((s, e, f'class="{status}" title="{_e(note)}"'))
-            missed = sorted((t for t in rtopics if t[4] == "missed"),
-                            key=lambda t: (-t[3], natural_key(t[1])))
-            chips = "".join(f'<span class="chip" title="{_e(t[2])}, in {t[3]} of {nrefs} references">'
-                            f'{_e(t[1])}<sup>{t[3]}</sup></span>' for t in missed)
+            missed = [t for t in rtopics if t[4] == "missed"]
+            groups: dict[str, list] = {}
+            for t in missed:
+                groups.setdefault(t[2], []).append(t)
+            chips = "; ".join(
+                f'<span class="fam">{_e(family_label(fam))}</span> '
+                + "".join(f'<span class="chip">{_e(t[1])}<sup>{t[3]}</sup></span>'
+                          for t in sorted(groups[fam], key=lambda t: (-t[3], natural_key(t[1]))))
+                for fam in sorted(groups, key=family_sort_key))
             pct = _pct(covered / total) + "%" if total else "n/a"
             out.append(
                 f'<section class="sys" id="{tid}-{self.system_id[system]}" data-system="{_e(system)}" '
@@ -907,9 +915,10 @@ class _Pages:
                 f'(over {nrefs} references)</span>'
                 f'<button class="show" type="button">show in references</button></h3>\n'
                 f'<p class="text">{_marked(candidate, marks)}</p>\n'
-                f'<p class="missed-words">missed ({len(missed)}): {chips or "none"}</p>\n</section>\n')
+                f'<p class="missed-words" title="superscript: references that have the word">'
+                f'missed ({len(missed)}): {chips or "none"}</p>\n</section>\n')
         out.append("</div>\n")
-        return "".join(out)
+        return _scrolling("".join(out))
 
     # -- a system ------------------------------------------------------------
     def system_body(self, system: str, from_folder: bool) -> str:
@@ -945,7 +954,7 @@ class _Pages:
                        f'<td>{covered}</td><td>{total}</td><td>{len(p.missed)}</td><td>{p.added_words}</td>'
                        f'<td class="l">{_e(", ".join(w for w, _ in words))}{more}</td></tr>\n')
         out.append("</tbody></table>\n</div>\n")
-        return "".join(out)
+        return _scrolling("".join(out))
 
     # -- writing -------------------------------------------------------------
     def crumbs(self, prev: str | None, nxt: str | None, up_label: str) -> str:
@@ -960,11 +969,31 @@ class _Pages:
         out.write(self.head(self.title, inline=True))
         out.write(self.index_body())
         out.write('<section id="task-pages"><h2>Task details</h2>\n')
+        budget = SINGLE_PAGE_DETAILS
+        shown = 0
         for task in self.tasks:
-            out.write(self.task_body(task, from_folder=False))
+            body = self.task_body(task, from_folder=False)
+            if len(body) > budget:
+                break
+            budget -= len(body)
+            out.write(body)
+            shown += 1
+        for task in self.tasks[shown:]:  # links from the tables still land on an anchor
+            out.write(f'<div id="{self.task_id[task]}"></div>\n')
+        if shown < len(self.tasks):
+            out.write(f'<p class="note" id="details-cut">{shown} of {len(self.tasks)} tasks are shown in '
+                      f'detail: a single-page report keeps its details under '
+                      f'{SINGLE_PAGE_DETAILS / 1e6:g} MB. The split report (an index page and one '
+                      f'page per task) shows every task; the per-pair CSV has every word.</p>\n')
         out.write('</section>\n<section id="system-pages"><h2>System details</h2>\n')
         for system in self.systems:
-            out.write(self.system_body(system, from_folder=False))
+            body = self.system_body(system, from_folder=False)
+            if len(body) > budget:
+                out.write(f'<div id="{self.system_id[system]}"><p class="note">System {_e(system)}: '
+                          f'see the split report.</p></div>\n')
+                continue
+            budget -= len(body)
+            out.write(body)
         out.write("</section>\n")
         out.write(self.tail(inline=True))
 
@@ -1002,6 +1031,13 @@ class _Pages:
                 f.write(self.tail(inline=False))
             written.append(path)
         return written
+
+
+def _scrolling(markup: str) -> str:
+    """Each table in a box that scrolls sideways when the table is wider than the page
+    (user text is escaped, so the tags found are ours)."""
+    return (markup.replace('<table class="sortable"', '<div class="tw"><table class="sortable"')
+            .replace("</tbody></table>", "</tbody></table></div>"))
 
 
 def _fmt(x: float | None) -> str:

@@ -97,11 +97,11 @@ class CoverageStats:
         self.system_first: dict[str, int] = {}
         self.task_references: dict[str, int] = {}
         self.task_topics: dict[str, set[str]] = defaultdict(set)
-        # (system, family, stem) -> number of tasks
-        self.missed: Counter = Counter()
-        self.added: Counter = Counter()
-        self.present: Counter = Counter()         # reference topic of the task
-        self.used: Counter = Counter()            # candidate topic of the pair
+        # system -> (family, stem) -> number of tasks
+        self.missed: dict[str, Counter] = defaultdict(Counter)
+        self.added: dict[str, Counter] = defaultdict(Counter)
+        self.present: dict[str, Counter] = defaultdict(Counter)   # a reference topic of the task
+        self.used: dict[str, Counter] = defaultdict(Counter)      # a candidate topic of the pair
         self.forms: dict[tuple[str, str], Counter] = defaultdict(Counter)
 
     # -- input -----------------------------------------------------------
@@ -118,23 +118,26 @@ class CoverageStats:
         added_words = 0
         s = cov.system
         topics = self.task_topics[cov.task]
+        present, miss, used, add = self.present[s], self.missed[s], self.used[s], self.added[s]
+        forms = self.forms
         for stem, word, upos, n_refs, status in cov.reference_topics:
             k = (upos, stem)
             topics.add(stem)
-            self.forms[k][word] += 1
-            self.present[(s, upos, stem)] += 1
+            forms[k][word] += 1
+            present[k] += 1
             if status == "missed":
                 missed.add(k)
                 missed_words.append((word, n_refs))
-                self.missed[(s, upos, stem)] += 1
+                miss[k] += 1
             else:
                 covered.add(k)
         for stem, word, upos, _, status in cov.candidate_topics:
-            self.forms[(upos, stem)][word] += 1
-            self.used[(s, upos, stem)] += 1
+            k = (upos, stem)
+            forms[k][word] += 1
+            used[k] += 1
             if status == "added":
                 added_words += 1
-                self.added[(s, upos, stem)] += 1
+                add[k] += 1
         self.pairs[key] = _PairSummary(cov.coverage, dict(cov.counts), frozenset(covered),
                                        frozenset(missed), tuple(missed_words), added_words)
 
@@ -215,22 +218,27 @@ class CoverageStats:
             units = len(self.pairs)
             counts: Counter = Counter()
             bases: Counter = Counter()
-            for (_, fam, stem), n in source.items():
-                counts[(fam, stem)] += n
-            for (_, fam, stem), n in base.items():
-                if (fam, stem) in counts:
-                    bases[(fam, stem)] += n
+            for sys_counts in source.values():
+                counts.update(sys_counts)
+            for sys_counts in base.values():
+                for k, n in sys_counts.items():
+                    if k in counts:
+                        bases[k] += n
         else:
-            units = len(self.tasks_of(system))
-            counts = Counter({(fam, stem): n for (s, fam, stem), n in source.items() if s == system})
-            bases = Counter({(fam, stem): n for (s, fam, stem), n in base.items()
-                             if s == system and (fam, stem) in counts})
+            units = sum(1 for t, s in self.pairs if s == system)
+            counts = source.get(system, Counter())
+            bases = base.get(system, Counter())
         by_family: dict[str, list] = defaultdict(list)
         for (fam, stem), n in counts.items():
             by_family[fam].append((fam, stem, n))
         rows = []
         for fam in sorted(by_family, key=family_sort_key):
-            words = [(self.word(f, stem), f, stem, n) for f, stem, n in by_family[fam]]
+            group = by_family[fam]
+            if top is not None and len(group) > top:
+                # only words that can make the top need their display form and natural key
+                group.sort(key=lambda w: -w[2])
+                group = [w for w in group if w[2] >= group[top - 1][2]]
+            words = [(self.word(f, stem), f, stem, n) for f, stem, n in group]
             words.sort(key=lambda w: (-w[3], natural_key(w[0]), w[2]))
             for word, f, stem, n in words[:top] if top is not None else words:
                 rows.append({
