@@ -171,23 +171,28 @@ def test_paper_example_without_synonyms_misses_display(tmp_path):
 
 
 @needs_tagger
-def test_single_page_is_self_contained_and_escaped(tmp_path):
-    # the original interface (finish(html) only): one page, inline style and script
+def test_report_pages_are_self_contained_and_escaped(tmp_path):
+    # every page rouge2 run writes escapes the texts and names it shows, and
+    # loads nothing from the network
     cfg = load_config(_paper_config(tmp_path))
     items = [InputItem("t<1>", "sys&<b>", "The <b>phone</b> & its screen are bright.\n",
                        ("The phone is bright & light.\n",), ("ref\"<i>",))]
     run(cfg, items=items, progress=False)
-    page = (tmp_path / "out" / "topic_coverage.html").read_text(encoding="utf-8")
-    assert "<b>" not in page and "<i>" not in page and "&lt;b&gt;" in page
-    assert "sys&amp;&lt;b&gt;" in page and "t&lt;1&gt;" in page and "ref&quot;&lt;i&gt;" in page
-    assert "http://" not in page and "https://" not in page
-    assert "<link" not in page and "<style>" in page and "<script>" in page and "<script src" not in page
-    _check_links({tmp_path / "out" / "topic_coverage.html": page})
-    rows = _rows(tmp_path / "out" / "topic_coverage.csv")
+    out = tmp_path / "out"
+    pages = {p: p.read_text(encoding="utf-8") for p in [out / "topic_coverage.html",
+                                                         *sorted((out / "topic_coverage_files").glob("*.html"))]}
+    assert len(pages) >= 2
+    every = "".join(pages.values())
+    for page in pages.values():
+        assert "<b>" not in page and "<i>" not in page
+        assert "http://" not in page and "https://" not in page and "<script src=\"http" not in page
+    assert "&lt;b&gt;" in every and "sys&amp;&lt;b&gt;" in every and "t&lt;1&gt;" in every
+    assert "ref&quot;&lt;i&gt;" in every
+    _check_links(pages)
+    rows = _rows(out / "topic_coverage.csv")
     assert {(r["topic"], r["status"]) for r in rows} >= {("phone", "exact"), ("bright", "exact")}
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
-        "per_summary.csv", "per_summary.jsonl", "results.csv", "summary.json", "topic_coverage.csv",
-        "topic_coverage.html"]
+    assert {"topic_coverage.csv", "topic_coverage.html", "topic_coverage_files", "topic_coverage_systems.csv",
+            "topic_coverage_topics.csv", "topic_coverage_summary.json"} <= {p.name for p in out.iterdir()}
 
 
 # --------------------------------------------------------------------------- the split report
@@ -563,9 +568,9 @@ def test_split_report_in_headless_chromium(tmp_path, browser):
 @needs_tagger
 @needs_chromium
 def test_paper_example_highlights_in_headless_chromium(tmp_path, browser):
-    # the runner's single page (the original interface), rendered by the browser
+    # the runner's report: the task page of the paper's example, rendered by the browser
     run(load_config(_paper_config(tmp_path)), progress=False)
-    page = browser.open((tmp_path / "out" / "topic_coverage.html").as_uri())
+    page = browser.open((tmp_path / "out" / "topic_coverage_files" / "task-0001.html").as_uri())
     assert page.errors == []
     sec = "section.sys[data-system='syssum1.txt']"
     assert page.eval(f"Array.from(document.querySelectorAll(\"{sec} p.text mark\"))"
@@ -580,7 +585,9 @@ def test_paper_example_highlights_in_headless_chromium(tmp_path, browser):
     sec2 = "section.sys[data-system='syssum2.txt']"
     added = page.eval(f"Array.from(document.querySelectorAll(\"{sec2} mark.added\")).map(m => m.textContent)")
     assert {"superb", "crisp"} <= set(added)
-    # the systems table (pooled percentages), sortable
+    assert page.errors == []
+    # the systems table of the index (pooled percentages), sortable
+    page = browser.open((tmp_path / "out" / "topic_coverage.html").as_uri())
     cells = page.eval("Array.from(document.querySelectorAll('#t-systems tbody tr')).map(r => "
                       "[r.dataset.system, r.querySelector('.covered').textContent, "
                       "r.querySelector('.exact').textContent, r.querySelector('.synonym').textContent])")
@@ -622,8 +629,8 @@ def test_jobs_give_identical_files(tmp_path, monkeypatch, topics):
     shutil.move(tmp_path / "out", tmp_path / "one")
     _run_cli("--jobs", "2", str(cfg))
     one, two = tmp_path / "one", tmp_path / "out"
-    names = sorted(p.name for p in one.iterdir())
-    assert names == sorted(p.name for p in two.iterdir())
+    names = sorted(str(p.relative_to(one)) for p in one.rglob("*") if p.is_file())
+    assert names == sorted(str(p.relative_to(two)) for p in two.rglob("*") if p.is_file())
     assert ("topic_coverage.html" in names) == topics
     match, mismatch, errors = filecmp.cmpfiles(one, two, names, shallow=False)
     assert mismatch == [] and errors == [] and match == names

@@ -41,6 +41,8 @@ def add_option_flags(parser: argparse.ArgumentParser) -> None:
                    help="match synonyms (alone: wordnet); sources: wordnet and dictionary files")
     g.add_argument("--tagger", metavar="NAME",
                    help="part-of-speech tagger for topic measures: spacy, spacy:<pipeline>, pretagged")
+    g.add_argument("--topic-auxiliaries", action="store_const", const=True, default=None,
+                   help="count verb-tagged auxiliaries (is, was, has) as topic words")
     g.add_argument("--multi-reference", metavar="MODE",
                    help=f"combining several references: {MULTI_REFERENCE.choices()} (default pooled)")
     f = g.add_mutually_exclusive_group()
@@ -55,7 +57,7 @@ def option_values(args: argparse.Namespace) -> dict[str, Any]:
     """The option flags given on the command line, as ``Options.make`` keywords."""
     values: dict[str, Any] = {}
     for key in ("tokenizer", "sentences", "stem", "stopwords", "word_limit", "byte_limit",
-                "tagger", "multi_reference", "alpha", "beta", "rounding"):
+                "tagger", "topic_auxiliaries", "multi_reference", "alpha", "beta", "rounding"):
         value = getattr(args, key, _UNSET)
         if value is not _UNSET:
             values[key] = value

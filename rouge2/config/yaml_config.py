@@ -66,6 +66,9 @@ class OutputsConfig:
     topic_report: Path | None = None        # the HTML page
     topic_report_csv: Path | None = None    # the CSV next to it
     topic_report_topics: str | None = None  # parts of speech; None: the first topic measure's
+    topic_report_contrast: tuple[tuple[str, str], ...] | None = None  # None: compare.pairs
+    topic_report_top: int = 50
+    topic_report_task_order: str = "natural"
 
 
 @dataclass(frozen=True)
@@ -201,6 +204,7 @@ PREPROCESS = Section("preprocess", {
     "byte_limit": _option("byte_limit", "a whole number of bytes"),
     "synonyms": SynonymsKind(),
     "tagger": _option("tagger", "spacy, spacy:<pipeline> or pretagged"),
+    "topic_auxiliaries": _option("topic_auxiliaries", "true or false"),
 })
 
 COLUMNS = Section("inputs.columns", {
@@ -317,24 +321,29 @@ def _bootstrap(ctx: Ctx, node: yaml.Node) -> BootstrapConfig | None:
     return BootstrapConfig(**c.values)
 
 
+def _system_pairs(ctx: Ctx, pnode: yaml.Node, key: str) -> list[tuple[str, str]]:
+    """A non-empty list of ``[systemA, systemB]`` pairs."""
+    if not isinstance(pnode, yaml.SequenceNode) or not pnode.value:
+        raise ctx.fail(pnode, f"{key}: expected a list of system pairs such as "
+                              f"[[systemA, systemB]], got {show(pnode)}")
+    pairs = []
+    for item in pnode.value:
+        names = ListOf(Text("a system name")).check(ctx, item, f"{key} item") \
+            if isinstance(item, yaml.SequenceNode) else None
+        if names is None or len(names) != 2:
+            raise ctx.fail(item, f"{key}: each item must be a list of two system names, "
+                                 "such as [systemA, systemB]")
+        if names[0] == names[1]:
+            raise ctx.fail(item, f"{key}: a system cannot be compared with itself ({names[0]!r})")
+        pairs.append((names[0], names[1]))
+    return pairs
+
+
 def _compare(ctx: Ctx, node: yaml.Node) -> CompareConfig | None:
     if is_null(node):
         return None
     c = COMPARE.check(ctx, node)
-    pnode = c.get("pairs")
-    if not isinstance(pnode, yaml.SequenceNode) or not pnode.value:
-        raise ctx.fail(pnode, f"compare.pairs: expected a list of system pairs such as "
-                              f"[[systemA, systemB]], got {show(pnode)}")
-    pairs = []
-    for item in pnode.value:
-        names = ListOf(Text("a system name")).check(ctx, item, "compare.pairs item") \
-            if isinstance(item, yaml.SequenceNode) else None
-        if names is None or len(names) != 2:
-            raise ctx.fail(item, "compare.pairs: each item must be a list of two system names, "
-                                 "such as [systemA, systemB]")
-        if names[0] == names[1]:
-            raise ctx.fail(item, f"compare.pairs: a system cannot be compared with itself ({names[0]!r})")
-        pairs.append((names[0], names[1]))
+    pairs = _system_pairs(ctx, c.get("pairs"), "compare.pairs")
     kw = {k: v for k, v in c.values.items() if k != "pairs"}
     return CompareConfig(pairs=tuple(pairs), **kw)
 
@@ -353,17 +362,35 @@ def _output_file(ctx: Ctx, node: yaml.Node, key: str, out_dir: Path, default: st
     return p if p.is_absolute() else out_dir / p
 
 
+TOPIC_REPORT = Section("outputs.topic_report", {
+    "file": Node(), "topics": Node(),
+    "contrast": Node(),
+    "top": Int(minimum=1, maximum=100_000),
+    "task_order": Choice(("natural", "input", "lexical")),
+})
+
+
 def _topic_report(ctx: Ctx, node: yaml.Node, out_dir: Path,
-                  measures: tuple[str, ...]) -> tuple[Path | None, str | None]:
-    """``outputs.topic_report``: false/null, true, a file name, or ``{file, topics}``."""
+                  measures: tuple[str, ...]) -> tuple[Path | None, str | None, dict[str, Any]]:
+    """``outputs.topic_report``: false/null, true, a file name, or a mapping
+    ``{file, topics, contrast, top, task_order}``."""
+    extra: dict[str, Any] = {}
     if is_null(node) or (is_bool(node) and not ctx.value(node)):
-        return None, None
+        return None, None, extra
     base: Path = out_dir / TOPIC_REPORT_DEFAULT
     topics: str | None = None
     if is_bool(node):
         pass
     elif isinstance(node, yaml.MappingNode):
-        m = mapping(ctx, node, "outputs.topic_report", ("file", "topics"))
+        checked = TOPIC_REPORT.check(ctx, node)
+        m = checked.nodes
+        if "top" in checked:
+            extra["topic_report_top"] = checked.get("top")
+        if "task_order" in checked:
+            extra["topic_report_task_order"] = checked.get("task_order")
+        if "contrast" in checked:
+            extra["topic_report_contrast"] = tuple(_system_pairs(ctx, checked.get("contrast"),
+                                                                 "outputs.topic_report.contrast"))
         if "file" in m:
             base = _output_file(ctx, m["file"][1], "outputs.topic_report.file", out_dir,
                                 TOPIC_REPORT_DEFAULT)
@@ -384,7 +411,7 @@ def _topic_report(ctx: Ctx, node: yaml.Node, out_dir: Path,
         raise ctx.fail(node, "outputs.topic_report: the run has no topic measure to take the parts "
                              "of speech from; add one (e.g. \"rouge-topic-nn|jj\") or write "
                              "topic_report: {topics: nn|jj}")
-    return base, topics
+    return base, topics, extra
 
 
 def _outputs(ctx: Ctx, node: yaml.Node | None, measures: tuple[str, ...]) -> OutputsConfig:
@@ -399,9 +426,10 @@ def _outputs(ctx: Ctx, node: yaml.Node | None, measures: tuple[str, ...]) -> Out
         else:
             files[key] = out_dir / OUTPUT_DEFAULTS[key]
     topics = None
+    extra: dict[str, Any] = {}
     files["topic_report"] = files["topic_report_csv"] = None
     if "topic_report" in c:
-        base, topics = _topic_report(ctx, c.get("topic_report"), out_dir, measures)
+        base, topics, extra = _topic_report(ctx, c.get("topic_report"), out_dir, measures)
         if base is not None:
             files["topic_report"] = base.with_name(base.name + ".html")
             files["topic_report_csv"] = base.with_name(base.name + ".csv")
@@ -414,8 +442,15 @@ def _outputs(ctx: Ctx, node: yaml.Node | None, measures: tuple[str, ...]) -> Out
             raise ctx.fail(c.value_node(name), f"outputs.{name}: writes to the same file as "
                                                f"outputs.{seen[p]}: {p}")
         seen[p] = name
+    if files["topic_report"] is not None:
+        from rouge2.io.topic_report import report_paths
+
+        for kind, p in report_paths(files["topic_report"]).items():
+            if kind != "html" and p in seen:
+                raise ctx.fail(c.value_node(seen[p]), f"outputs.{seen[p]}: writes to {p}, which the "
+                                                      f"topic report also writes ({kind})")
     return OutputsConfig(dir=out_dir, console=c.get("console", True), topic_report_topics=topics,
-                         **files)
+                         **files, **extra)
 
 
 def _options(ctx: Ctx, top: Checked, pre: Checked, sentences: str | None) -> Options:

@@ -77,10 +77,18 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
         if pair_scorer.coverage is not None:
             from rouge2.io.topic_report import TopicReportWriter
 
-            report = TopicReportWriter(tx.open(o.topic_report_csv, newline=""),
-                                       pair_scorer.coverage.selection,
-                                       synonyms=pair_scorer.coverage.relation is not None,
-                                       title=cfg.name)
+            cov = pair_scorer.coverage
+            bs = cfg.bootstrap
+            contrast = o.topic_report_contrast
+            if contrast is None and cfg.compare is not None:
+                contrast = cfg.compare.pairs
+            report = TopicReportWriter(tx.open(o.topic_report_csv, newline=""), cov.selection,
+                                       synonyms=cov.relation is not None, title=cfg.name,
+                                       resamples=bs.resamples if bs else 0,
+                                       confidence=bs.confidence if bs else 0.95,
+                                       seed=bs.seed if bs else 0, contrast=contrast,
+                                       top=o.topic_report_top, task_order=o.topic_report_task_order,
+                                       auxiliaries=cov.auxiliaries)
         seen: set[tuple[str, str]] = set()
         analyzer = scorer.analyzer
 
@@ -136,7 +144,7 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
                 out.write_json(f, result.summary)
         if report is not None:
             with tx.open(o.topic_report) as f:
-                report.finish(f)
+                report.finish(f, open_file=tx.open, html_path=o.topic_report)
         result.console = _console(cfg, result)
         result.written = tx.commit()
     if o.console:

@@ -23,6 +23,8 @@ synonyms           ``False``, ``True``/``wordnet``, a file     none
                    path, inline groups, a list of these
 tagger             ``spacy``, ``spacy:<pipeline>``,            ``spacy``
                    ``pretagged``, a Tagger (topic measures)
+topic_auxiliaries  verb-tagged auxiliaries (is, was, has) are  ``False``
+                   topic words (topic measures)
 multi_reference    ``pooled``, ``best``, ``average``, ``max-f``  ``pooled``
 alpha / beta       F = PR/((1-α)P + αR); α = 1/(1+β²)          α = 0.5
 rounding           ``none``, ``rouge155``                      ``none``
@@ -58,6 +60,7 @@ class Options:
     byte_limit: int = 0
     synonyms: tuple = ()
     tagger: Any = "spacy"
+    topic_auxiliaries: bool = False
     multi_reference: str = "pooled"
     alpha: float = 0.5
     rounding: str = "none"
@@ -214,6 +217,18 @@ def _tagger(value: Any) -> Any:
     return _name(TAGGERS, "tagger")(value)
 
 
+def _bool(key: str):
+    def norm(value: Any) -> bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in ("true", "yes", "on", "1"):
+            return True
+        if isinstance(value, str) and value.strip().lower() in ("false", "no", "off", "0"):
+            return False
+        raise UserError(f"expected true or false, got {value!r}")
+    return norm
+
+
 _NORMALIZERS = {
     "tokenizer": _name(TOKENIZERS, "tokenizer"),
     "sentences": _name(SENTENCES, "sentences"),
@@ -223,6 +238,7 @@ _NORMALIZERS = {
     "byte_limit": _limit("byte_limit"),
     "synonyms": canonical_synonyms,
     "tagger": _tagger,
+    "topic_auxiliaries": _bool("topic_auxiliaries"),
     "multi_reference": _name(MULTI_REFERENCE, "multi_reference"),
     "alpha": _alpha,
     "rounding": _name(ROUNDING, "rounding"),

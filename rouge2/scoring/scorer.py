@@ -102,7 +102,9 @@ class Scorer:
         self.alpha = o.alpha
         self.rounding = o.rounding
         self.measures: dict[str, Measure] = {
-            name: parse_measure(m) for name, m in zip(names, measures)
+            name: parse_measure(m, **({"auxiliaries": o.topic_auxiliaries} if "topic" in name
+                                      and not isinstance(m, Measure) else {}))
+            for name, m in zip(names, measures)
         }
         self.synonyms = None
         if o.synonyms:

@@ -86,6 +86,7 @@ def data_versions(options: Options, measures: Iterable[str] = (), tagger: Any = 
         v["synonyms"] = named
     if any("topic" in m for m in measures):
         v["tagger"] = getattr(tagger, "signature", None) or str(options.tagger)
+        v["topic_auxiliaries"] = options.topic_auxiliaries
     return v
 
 
