@@ -4,6 +4,7 @@ import pytest
 
 import rouge2
 from rouge2.pos import SpacyTagger
+from rouge2.synonyms import WordNetMatcher
 
 from test_paper_example import REF, SYS1, SYS2
 
@@ -65,9 +66,12 @@ def test_combining_sources(tmp_path):
 
 @pytest.mark.parametrize(
     "stem, syn, r1, r2",
-    [(False, False, 0.25, 0.0), (False, True, 0.5, 0.0), (True, False, 0.5, 0.0), (True, True, 0.75, 0.333333)],
+    [(False, False, 0.25, 0.0), (False, "nolemmas", 0.5, 0.0), (False, True, 0.75, 0.333333),
+     (True, False, 0.5, 0.0), (True, "nolemmas", 0.75, 0.333333), (True, True, 1.0, 1.0)],
 )
 def test_stemming_and_synonyms(stem, syn, r1, r2):
+    if syn == "nolemmas":
+        syn = WordNetMatcher(lemmas=False)
     out = rouge2.score("the screens look brilliant", "the display looks bright", ["rouge-1", "rouge-2"], stem=stem, synonyms=syn)
     assert round(out["rouge-1"].fmeasure, 6) == r1
     assert round(out["rouge-2"].fmeasure, 6) == r2

@@ -5,11 +5,14 @@
   for reproducibility signatures.
 * :class:`WordNetMatcher` (:mod:`.wordnet`): the shipped WordNet 3.0 resource
   (``resources/wordnet/``), loaded once, on first use.
-* :class:`DictionaryMatcher` (:mod:`.dictionary`): user dictionary files.
+* :class:`DictionaryMatcher` (:mod:`.dictionary`): user dictionary files,
+  stored as group ids and stars (linear in the file's size).
 * :class:`UnionMatcher` and :func:`load_synonyms` (:mod:`.combine`): a domain
   file on top of WordNet, or instead of it.
 * :func:`max_matching` (:mod:`.matching`): the clipped, order-independent
   matching every measure uses with synonyms.
+* :mod:`.lemmas`: WordNet 3.0's morphy, the base forms behind lemma-aware
+  matching (``load_synonyms(spec, lemmas=True)``, the default).
 
 Matching works on lowercased surface words; the measure layer passes the
 unstemmed forms (``AnalyzedText.surface``) and, when stemming is on, the
