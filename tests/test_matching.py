@@ -207,3 +207,48 @@ def test_medium_instances_against_kuhn(cand, ref, es):
     rel = sym_relation(es)
     assert max_matching(cand, ref, rel) == kuhn(cand, ref, rel)
 
+
+# --------------------------------------------------------------------------
+# ordered_matching: ROUGE-W's clipping with synonyms (greedy in reference order)
+
+from rouge2.synonyms import ordered_matching  # noqa: E402
+
+ref_seqs = st.lists(st.sampled_from(ALPHABET), max_size=9)
+
+
+@settings(max_examples=300, deadline=None)
+@given(counts, ref_seqs, edges)
+def test_ordered_matching_keeps_a_maximum_matching(cand, seq, es):
+    cand = small(cand)
+    rel = sym_relation(es)
+    kept = ordered_matching(seq, cand, rel)
+    assert sum(kept) == max_matching(cand, Counter(seq), rel) == brute_force(cand, dict(Counter(seq)), rel)
+    # Greedy in reference order: an occurrence is kept exactly when it can be
+    # matched together with the occurrences kept before it.
+    before: Counter = Counter()
+    for k, v in enumerate(seq):
+        fits = max_matching(cand, before + Counter([v]), rel) == sum(before.values()) + 1
+        assert kept[k] == fits, (k, v)
+        if kept[k]:
+            before[v] += 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(counts, ref_seqs)
+def test_ordered_matching_without_synonyms_is_the_scripts_clipping(cand, seq):
+    left = dict(cand)
+    expected = []
+    for v in seq:
+        ok = left.get(v, 0) > 0
+        expected.append(ok)
+        if ok:
+            left[v] -= 1
+    assert ordered_matching(seq, cand) == expected
+    assert ordered_matching(seq, cand, sym_relation([])) == expected
+
+
+def test_ordered_matching_moves_earlier_matches():
+    # display ~ screen, panel; monitor ~ screen.  'display' first takes
+    # 'screen'; 'monitor' is kept by moving 'display' to 'panel'.
+    rel = sym_relation([("display", "screen"), ("display", "panel"), ("monitor", "screen")])
+    assert ordered_matching(["display", "monitor"], {"screen": 1, "panel": 1}, rel) == [True, True]

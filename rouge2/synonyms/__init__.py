@@ -10,7 +10,8 @@
 * :class:`UnionMatcher` and :func:`load_synonyms` (:mod:`.combine`): a domain
   file on top of WordNet, or instead of it.
 * :func:`max_matching` (:mod:`.matching`): the clipped, order-independent
-  matching every measure uses with synonyms.
+  matching every measure uses with synonyms; :func:`ordered_matching`, the
+  same maximum taken in reference order (ROUGE-W's runs need positions).
 * :mod:`.lemmas`: WordNet 3.0's morphy, the base forms behind lemma-aware
   matching (``load_synonyms(spec, lemmas=True)``, the default).
 
@@ -22,7 +23,7 @@ stemmer as the ``key`` of :func:`relation_for`.
 from rouge2.synonyms.base import SynonymMatcher, coarse_pos
 from rouge2.synonyms.combine import UnionMatcher, load_synonyms
 from rouge2.synonyms.dictionary import DictionaryMatcher, parse_dictionary
-from rouge2.synonyms.matching import PositionwiseRelation, max_matching, relation_for
+from rouge2.synonyms.matching import PositionwiseRelation, max_matching, ordered_matching, relation_for
 from rouge2.synonyms.wordnet import WordNetMatcher
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "coarse_pos",
     "load_synonyms",
     "max_matching",
+    "ordered_matching",
     "parse_dictionary",
     "relation_for",
 ]

@@ -47,7 +47,7 @@ from typing import Callable, Collection, Hashable, Iterable, Mapping, TypeVar
 
 from rouge2.kernels import clipped_hits
 
-__all__ = ["max_matching", "PositionwiseRelation", "relation_for"]
+__all__ = ["max_matching", "ordered_matching", "PositionwiseRelation", "relation_for"]
 
 U = TypeVar("U", bound=Hashable)
 
@@ -183,6 +183,88 @@ def _max_flow(cand: dict, ref: dict, syn_edges: list) -> int:
             j = pj
         total += delta
     return total
+
+
+def ordered_matching(
+    ref_seq: list,
+    cand_counts: Mapping[U, int],
+    related: Callable[[U, U], bool] | None = None,
+) -> list[bool]:
+    """Which reference occurrences are matched, taken greedily in reference order.
+
+    ``ref_seq`` lists reference unit occurrences in order (ROUGE-W: the
+    marked positions of the reference sentences, sentence after sentence).
+    Each occurrence is *kept* when it can be matched together with the ones
+    kept before it, every candidate occurrence used at most once (units
+    match when equal or ``related``): an augmenting path may move earlier
+    occurrences to other candidate words, but never drops one.
+
+    The sets of reference occurrences that can be matched at once are the
+    independent sets of a transversal matroid, so this greedy pass keeps a
+    *maximum* number of occurrences, ``max_matching(cand_counts,
+    Counter(ref_seq), related)`` of them (and, among maximum sets, the
+    earliest in reference order).  With equality only, an occurrence is kept
+    exactly when the candidate still has an unused copy of its unit, which
+    is ROUGE-1.5.5's clipping for ROUGE-L and ROUGE-W.
+    """
+    out = [False] * len(ref_seq)
+    rem = {u: c for u, c in cand_counts.items() if c > 0}
+    if not rem or not ref_seq:
+        return out
+    ref_types = dict.fromkeys(ref_seq, 1)
+    adj: dict = {v: ([v] if v in rem else []) for v in ref_types}
+    if related is not None:
+        pairs = getattr(related, "pairs", None)
+        if pairs is not None:
+            edges = pairs(rem, ref_types)
+        else:
+            edges = [(u, v) for u in rem for v in ref_types if u != v and related(u, v)]
+        for u, v in edges:
+            if u != v:
+                adj[v].append(u)
+    users: dict = {u: {} for u in rem}  # candidate unit -> {reference unit: occurrences matched}
+    for k, v in enumerate(ref_seq):
+        first = adj[v]
+        if not first:
+            continue
+        if rem[first[0]] > 0:  # the common case: no path needed
+            u = first[0]
+            rem[u] -= 1
+            users[u][v] = users[u].get(v, 0) + 1
+            out[k] = True
+            continue
+        # Breadth-first search for an augmenting path v -> u -> v' -> u' ...
+        par_u: dict = {}
+        par_v: dict = {v: None}
+        queue = deque([v])
+        end = None
+        while queue and end is None:
+            x = queue.popleft()
+            for u in adj[x]:
+                if u in par_u:
+                    continue
+                par_u[u] = x
+                if rem[u] > 0:
+                    end = u
+                    break
+                for y, f in users[u].items():
+                    if f > 0 and y not in par_v:
+                        par_v[y] = u
+                        queue.append(y)
+        if end is None:
+            continue
+        rem[end] -= 1
+        u = end
+        while True:
+            x = par_u[u]
+            users[u][x] = users[u].get(x, 0) + 1
+            prev = par_v[x]
+            if prev is None:
+                break
+            users[prev][x] -= 1
+            u = prev
+        out[k] = True
+    return out
 
 
 class PositionwiseRelation:
