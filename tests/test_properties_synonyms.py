@@ -100,7 +100,7 @@ mono_tagged = st.lists(
     ).map(" ".join),
     min_size=1, max_size=3,
 ).map("\n".join)
-MONO_MEASURES = ["rouge-1", "rouge-2", "rouge-3", "rouge-l", "rouge-w-1.2", "rouge-s4", "rouge-su4",
+MONO_MEASURES = ["rouge-1", "rouge-2", "rouge-3", "rouge-l", "rouge-l-flat", "rouge-w-1.2", "rouge-s4", "rouge-su4",
                  "rouge-s*"]
 
 
