@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Build ``resources/wordnet/synonyms-wn30.tsv.gz`` from WordNet 3.0, offline.
+"""Build ``resources/wordnet/synonyms-wn30.tsv.gz`` (and the morphology data) from WordNet 3.0, offline.
 
 This is the synonym resource of ROUGE-{N|Topic|TopicUniq}+Synonyms (Ganesan
 2018, section 2.1).  It is built once and shipped; scoring never needs
@@ -55,6 +55,23 @@ are sorted and space-separated.  The gzip header carries no file name and
 mtime 0, so rebuilding gives identical bytes.  The script also writes
 ``LICENSE-WordNet-3.0.txt`` with the Princeton notice copied from the header
 of ``data.noun``.
+
+Morphology data (for lemma-aware synonyms, ``rouge2/synonyms/lemmas.py``,
+WordNet's morphy), read straight from the database files, no nltk needed:
+
+* ``lemmas-wn30.tsv.gz``: every single-word lemma (no ``_``) of the index
+  files ``index.noun``, ``index.verb``, ``index.adj``, ``index.adv``, one
+  line ``lemma<TAB>pos letters`` (``n``, ``v``, ``a``, ``r``, in that order),
+  sorted by lemma;
+* ``exceptions-wn30.tsv.gz``: the WordNet 3.0 exception lists ``noun.exc``,
+  ``verb.exc``, ``adj.exc``, ``adv.exc``, one line
+  ``inflected<TAB>pos<TAB>base base ...`` sorted by form then pos; entries
+  whose inflected form contains ``_`` (a multi-word expression) are left
+  out, as are bases containing ``_``, and a line left without a base; a
+  form listed twice for one part of speech gets one line with both lists.
+
+``--morphology-only`` writes just these two files (seconds instead of the
+two minutes nltk needs for the synonyms).
 """
 
 from __future__ import annotations
@@ -73,7 +90,11 @@ from pathlib import Path
 RULE_ID = "r1"
 MIN_TAG_COUNT = 3  # a word needs a tag count *greater* than this (nouns, verbs)
 RESOURCE_NAME = "synonyms-wn30.tsv.gz"
+LEMMAS_NAME = "lemmas-wn30.tsv.gz"
+EXCEPTIONS_NAME = "exceptions-wn30.tsv.gz"
 LICENSE_NAME = "LICENSE-WordNet-3.0.txt"
+# Part-of-speech letter -> WordNet file suffix (index.noun, noun.exc, ...).
+MORPH_POS = (("n", "noun"), ("v", "verb"), ("a", "adj"), ("r", "adv"))
 
 # The 45 lexicographer files of WordNet 3.0 (lexnames(5WN)): number, name,
 # syntactic category (1 noun, 2 verb, 3 adjective, 4 adverb).
@@ -226,6 +247,65 @@ def render(rel, st) -> bytes:
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 
+def read_lemmas(src: Path) -> dict[str, str]:
+    """Single-word lemma -> its part-of-speech letters, from the index files."""
+    found: dict[str, list[str]] = collections.defaultdict(list)
+    for pos, suffix in MORPH_POS:
+        with open(src / f"index.{suffix}", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("  "):  # licence header
+                    continue
+                lemma = line.split(" ", 1)[0].lower()
+                if "_" not in lemma and pos not in found[lemma]:
+                    found[lemma].append(pos)
+    return {w: "".join(ps) for w, ps in found.items()}
+
+
+def read_exceptions(src: Path) -> list[tuple[str, str, list[str]]]:
+    """(inflected form, pos, bases) from the exception lists, single words only."""
+    found: dict[tuple[str, str], list[str]] = {}
+    for pos, suffix in MORPH_POS:
+        with open(src / f"{suffix}.exc", encoding="ascii") as fh:
+            for line in fh:
+                parts = line.split()
+                if len(parts) < 2 or "_" in parts[0]:
+                    continue
+                # A form listed on two lines (noun 'aurar', adjective 'offer')
+                # gets the bases of both, in file order.
+                bases = found.setdefault((parts[0].lower(), pos), [])
+                for b in parts[1:]:
+                    b = b.lower()
+                    if "_" not in b and b not in bases:
+                        bases.append(b)
+    return sorted((form, pos, bases) for (form, pos), bases in found.items() if bases)
+
+
+def render_lemmas(lemmas: dict[str, str]) -> bytes:
+    per_pos = {p: sum(p in v for v in lemmas.values()) for p, _ in MORPH_POS}
+    lines = [
+        "# rouge2 WordNet 3.0 lemma lists for morphy (lemma-aware synonyms); derived from "
+        f"WordNet 3.0, Copyright 2006 by Princeton University, see {LICENSE_NAME}",
+        "# format: lemma<TAB>parts of speech (n noun, v verb, a adjective, r adverb); "
+        "single-word lemmas of index.noun/verb/adj/adv",
+        "# counts: " + "; ".join(f"{p} {c}" for p, c in per_pos.items()) + f"; distinct {len(lemmas)}",
+    ]
+    lines += [f"{w}\t{lemmas[w]}" for w in sorted(lemmas)]
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def render_exceptions(rows) -> bytes:
+    per_pos = collections.Counter(pos for _, pos, _ in rows)
+    lines = [
+        "# rouge2 WordNet 3.0 exception lists for morphy (lemma-aware synonyms); derived from "
+        f"WordNet 3.0, Copyright 2006 by Princeton University, see {LICENSE_NAME}",
+        "# format: inflected<TAB>pos<TAB>space-separated base forms; pos n|v|a|r; "
+        "from noun.exc/verb.exc/adj.exc/adv.exc, single words only",
+        "# counts: " + "; ".join(f"{p} {per_pos[p]}" for p, _ in MORPH_POS) + f"; all {len(rows)}",
+    ]
+    lines += [f"{form}\t{pos}\t{' '.join(bases)}" for form, pos, bases in rows]
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
 def gzip_deterministic(data: bytes) -> bytes:
     buf = io.BytesIO()
     with gzip.GzipFile(filename="", mode="wb", fileobj=buf, compresslevel=9, mtime=0) as gz:
@@ -245,8 +325,9 @@ def license_text(src: Path) -> str:
     while body and not body[-1]:
         body.pop()
     head = [
-        "The file synonyms-wn30.tsv.gz in this folder is derived from WordNet 3.0",
-        "(https://wordnet.princeton.edu/) and is distributed under the WordNet 3.0",
+        f"The files {RESOURCE_NAME}, {LEMMAS_NAME} and",
+        f"{EXCEPTIONS_NAME} in this folder are derived from WordNet 3.0",
+        "(https://wordnet.princeton.edu/) and are distributed under the WordNet 3.0",
         "licence below, copied from the header of the WordNet 3.0 database files.",
         "",
         "WordNet Release 3.0",
@@ -260,7 +341,26 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--wordnet-dir", type=Path, default=Path("/usr/share/wordnet"))
     ap.add_argument("--out-dir", type=Path, default=here / "wordnet")
+    ap.add_argument("--morphology-only", action="store_true",
+                    help=f"write only {LEMMAS_NAME} and {EXCEPTIONS_NAME}")
     args = ap.parse_args(argv)
+
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    for name in ("index.noun", "index.verb", "index.adj", "index.adv",
+                 "noun.exc", "verb.exc", "adj.exc", "adv.exc", "data.noun"):
+        if not (args.wordnet_dir / name).is_file():
+            sys.exit(f"error: {args.wordnet_dir} lacks {name}; install WordNet 3.0 with "
+                     "'apt-get install -y wordnet-base wordnet-sense-index' or pass --wordnet-dir")
+    lemmas = read_lemmas(args.wordnet_dir)
+    exceptions = read_exceptions(args.wordnet_dir)
+    for name, body in ((LEMMAS_NAME, render_lemmas(lemmas)), (EXCEPTIONS_NAME, render_exceptions(exceptions))):
+        data = gzip_deterministic(body)
+        (args.out_dir / name).write_bytes(data)
+        print(body.decode("utf-8").split("\n")[2])
+        print(f"{name}: {len(data)} bytes, sha256 {hashlib.sha256(data).hexdigest()}")
+    (args.out_dir / LICENSE_NAME).write_text(license_text(args.wordnet_dir), encoding="ascii")
+    if args.morphology_only:
+        return 0
 
     with tempfile.TemporaryDirectory(prefix="rouge2-wn30-") as tmp:
         wn = open_wordnet(args.wordnet_dir, Path(tmp))
@@ -269,9 +369,7 @@ def main(argv=None) -> int:
     st = stats(rel)
     data = gzip_deterministic(render(rel, st))
 
-    args.out_dir.mkdir(parents=True, exist_ok=True)
     (args.out_dir / RESOURCE_NAME).write_bytes(data)
-    (args.out_dir / LICENSE_NAME).write_text(license_text(args.wordnet_dir), encoding="ascii")
     for key, val in st.items():
         print(f"{key}: {val['headwords']} headwords, {val['pairs']} unordered pairs")
     print(f"{RESOURCE_NAME}: {len(data)} bytes, sha256 {hashlib.sha256(data).hexdigest()}")

@@ -4,6 +4,7 @@ import pytest
 
 import rouge2
 from rouge2.pos import SpacyTagger
+from rouge2.synonyms import WordNetMatcher
 
 from test_paper_example import REF, SYS1, SYS2
 
@@ -43,12 +44,23 @@ def test_maximum_not_exact_first(tmp_path):
     assert s.recall == 0.0
 
 
-def test_rouge_w_greedy_against_rouge_l_maximum(tmp_path):
+def test_rouge_w_maximum_matching_in_reference_order(tmp_path):
     d = tmp_path / "w.txt"
     d.write_text("display\tscreen, panel\nmonitor\tscreen\n", encoding="utf-8")
     out = rouge2.score("screen\npanel", "display monitor", ["rouge-l", "rouge-w-1.2"], synonyms=str(d))
     assert rpf(out["rouge-l"]) == (1.0, 1.0, 1.0)
-    assert rpf(out["rouge-w-1.2"]) == (0.0, 0.0, 0.0)
+    # one run of two counted positions, as for the identical text: R = 2 ** -0.2
+    assert rpf(out["rouge-w-1.2"]) == (0.870551, 1.0, 0.930796)
+    same = rouge2.score("display monitor", "display monitor", ["rouge-w-1.2"])["rouge-w-1.2"]
+    assert rpf(same) == rpf(out["rouge-w-1.2"])
+    assert out["rouge-w-1.2"].recall == pytest.approx(2 ** -0.2)
+
+
+def test_monotone_example():
+    ms = ["rouge-l"]
+    plain = rouge2.score("a great\na good", "a a great", ms)["rouge-l"]
+    syn = rouge2.score("a great\na good", "a a great", ms, synonyms=[["good", "great"]])["rouge-l"]
+    assert plain.recall == syn.recall == 1.0
 
 
 def test_combining_sources(tmp_path):
@@ -65,9 +77,12 @@ def test_combining_sources(tmp_path):
 
 @pytest.mark.parametrize(
     "stem, syn, r1, r2",
-    [(False, False, 0.25, 0.0), (False, True, 0.5, 0.0), (True, False, 0.5, 0.0), (True, True, 0.75, 0.333333)],
+    [(False, False, 0.25, 0.0), (False, "nolemmas", 0.5, 0.0), (False, True, 0.75, 0.333333),
+     (True, False, 0.5, 0.0), (True, "nolemmas", 0.75, 0.333333), (True, True, 1.0, 1.0)],
 )
 def test_stemming_and_synonyms(stem, syn, r1, r2):
+    if syn == "nolemmas":
+        syn = WordNetMatcher(lemmas=False)
     out = rouge2.score("the screens look brilliant", "the display looks bright", ["rouge-1", "rouge-2"], stem=stem, synonyms=syn)
     assert round(out["rouge-1"].fmeasure, 6) == r1
     assert round(out["rouge-2"].fmeasure, 6) == r2

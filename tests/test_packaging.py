@@ -37,6 +37,8 @@ def test_shipped_data_is_reachable_from_the_imported_package():
         "rouge155/smart_common_words.txt",
         "stopwords/rouge2-java-default.txt",
         "wordnet/synonyms-wn30.tsv.gz",
+        "wordnet/lemmas-wn30.tsv.gz",
+        "wordnet/exceptions-wn30.tsv.gz",
         "wordnet/LICENSE-WordNet-3.0.txt",
         "rouge155/LICENSE-WordNet.txt",
     ):

@@ -79,3 +79,81 @@ def test_synonyms_never_lower_a_score():
     syn = rouge2.score("the big screen", "the large display", ["rouge-1", "rouge-l"], synonyms=matcher())
     assert plain["rouge-1"].recall == pytest.approx(1 / 3)
     assert syn["rouge-1"].recall == 1.0 and syn["rouge-l"].recall == 1.0
+
+
+# --------------------------------------------------------------------------
+# Monotone: adding synonyms never lowers recall or precision (docs/synonyms.md)
+
+MONO_WORDS = ["screen", "screens", "display", "displays", "monitor", "show", "great", "good",
+              "a", "the", "cat", "cats", "feline", "big", "bigger", "large", "bought", "purchased"]
+mono_group = st.lists(st.sampled_from(MONO_WORDS), min_size=2, max_size=4).filter(lambda ws: len(set(ws)) > 1)
+mono_head = st.tuples(st.sampled_from(MONO_WORDS), st.lists(st.sampled_from(MONO_WORDS), min_size=1, max_size=3))
+mono_dict = st.lists(st.one_of(mono_group, mono_head), min_size=1, max_size=5).map(
+    lambda es: "\n".join(f"{e[0]}\t{', '.join(e[1])}" if isinstance(e, tuple) else ", ".join(e) for e in es) + "\n"
+)
+mono_sentence = st.lists(st.sampled_from(MONO_WORDS), min_size=0, max_size=7).map(" ".join)
+mono_text = st.lists(mono_sentence, min_size=1, max_size=3).map("\n".join)
+mono_tagged = st.lists(
+    st.lists(
+        st.tuples(st.sampled_from(MONO_WORDS), st.sampled_from(TAGS)).map(lambda wt: f"{wt[0]}/{wt[1]}"),
+        min_size=0, max_size=6,
+    ).map(" ".join),
+    min_size=1, max_size=3,
+).map("\n".join)
+MONO_MEASURES = ["rouge-1", "rouge-2", "rouge-3", "rouge-l", "rouge-l-flat", "rouge-w-1.2", "rouge-s4", "rouge-su4",
+                 "rouge-s*"]
+
+
+def _assert_not_lower(plain, syn, names):
+    for name in names:
+        assert syn[name].recall >= plain[name].recall - 1e-12, (name, plain[name], syn[name])
+        assert syn[name].precision >= plain[name].precision - 1e-12, (name, plain[name], syn[name])
+
+
+@settings(max_examples=250, deadline=None)
+@given(mono_text, mono_text, mono_dict, st.booleans(), st.booleans())
+def test_synonyms_never_lower_recall_or_precision(cand, ref, text, stem, lemmas):
+    d = DictionaryMatcher.from_text(text, lemmas=lemmas)
+    plain = rouge2.score(cand, ref, MONO_MEASURES, stem=stem)
+    syn = rouge2.score(cand, ref, MONO_MEASURES, stem=stem, synonyms=d)
+    _assert_not_lower(plain, syn, MONO_MEASURES)
+
+
+@settings(max_examples=120, deadline=None)
+@given(mono_text, st.lists(mono_text, min_size=2, max_size=3), mono_dict, st.sampled_from(["pooled", "average"]))
+def test_synonyms_never_lower_scores_pooled_or_averaged(cand, refs, text, mode):
+    d = DictionaryMatcher.from_text(text)
+    plain = rouge2.score(cand, refs, MONO_MEASURES, multi_reference=mode)
+    syn = rouge2.score(cand, refs, MONO_MEASURES, multi_reference=mode, synonyms=d)
+    _assert_not_lower(plain, syn, MONO_MEASURES)
+
+
+@settings(max_examples=150, deadline=None)
+@given(mono_tagged, mono_tagged, mono_dict, st.booleans())
+def test_synonyms_never_lower_topic_scores(cand, ref, text, stem):
+    d = DictionaryMatcher.from_text(text)
+    plain = rouge2.score(cand, ref, TOPICS, tagger="pretagged", stem=stem)
+    syn = rouge2.score(cand, ref, TOPICS, tagger="pretagged", stem=stem, synonyms=d)
+    _assert_not_lower(plain, syn, TOPICS)
+
+
+@settings(max_examples=60, deadline=None)
+@given(mono_text, mono_text)
+def test_wordnet_never_lowers_scores(cand, ref):
+    plain = rouge2.score(cand, ref, MONO_MEASURES)
+    syn = rouge2.score(cand, ref, MONO_MEASURES, synonyms=True)
+    _assert_not_lower(plain, syn, MONO_MEASURES)
+
+
+def test_issue_example_synonyms_do_not_lower_rouge_l():
+    # good ~ great: the synonym-aware union LCS of "a a great" marks only
+    # "a great" (both candidate sentences pick the same path); the plain
+    # union marks all three words.  The larger hit is kept.
+    ms = ["rouge-l", "rouge-w-1.2"]
+    plain = rouge2.score("a great\na good", ["a a great"], measures=ms)
+    syn = rouge2.score("a great\na good", ["a a great"], measures=ms, synonyms=[["good", "great"]])
+    wn = rouge2.score("a great\na good", ["a a great"], measures=ms, synonyms=True)
+    assert plain["rouge-l"].recall == 1.0
+    assert syn["rouge-l"].recall == 1.0 and wn["rouge-l"].recall == 1.0
+    for name in ms:
+        assert syn[name] == plain[name] and wn[name] == plain[name]

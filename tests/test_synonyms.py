@@ -309,7 +309,8 @@ def test_dictionary_signature_follows_content(tmp_path):
     b = DictionaryMatcher(_write(tmp_path, "a, b\n", "d2.txt"))
     c = DictionaryMatcher(_write(tmp_path, "a, c\n", "d3.txt"))
     assert a.version == b.version != c.version
-    assert a.signature == f"dict:d1.txt@{a.version}"
+    assert a.signature == f"dict:d1.txt@{a.version}/lemmas"
+    assert DictionaryMatcher(tmp_path / "d1.txt", lemmas=False).signature == f"dict:d1.txt@{a.version}"
     assert len(a.version) == 12
 
 
@@ -334,7 +335,8 @@ def test_union_on_top_of_wordnet(tmp_path):
     assert u.matches("screen", "display", "NN")
     assert not u.matches("screen", "display", "VB")
     assert u.neighbors("screen", "NN") >= {"display"}
-    assert u.signature.startswith("wordnet-3.0@r1+dict:syn.txt@")
+    assert u.signature.startswith("wordnet-3.0@r1/lemmas+dict:syn.txt@")
+    assert load_synonyms(["wordnet", p], lemmas=False).signature.startswith("wordnet-3.0@r1+dict:syn.txt@")
 
 
 def test_dictionary_instead_of_wordnet(tmp_path):

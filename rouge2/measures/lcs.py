@@ -63,7 +63,18 @@ class LCS(Measure):
         if not base or not cand_total:
             return PairStats(0, base, cand_total)
         if self.relation is not None:
-            return PairStats(self._synonym_hits(cand, ref), base, cand_total)
+            # Synonyms never lower the hit: the larger of the plain hit and
+            # the synonym-aware one (docs/synonyms.md, "Monotone").
+            syn = self._synonym_hits(cand, ref)
+            if syn >= min(base, cand_total):
+                return PairStats(syn, base, cand_total)
+            return PairStats(max(syn, self._plain_hit(cand, ref)), base, cand_total)
+        return PairStats(self._plain_hit(cand, ref), base, cand_total)
+
+    def _plain_hit(self, cand, ref) -> int:
+        """ROUGE-1.5.5's summary-level union-LCS hit count (non-empty texts)."""
+        ref_sents = ref.sentences
+        base = sum(len(s) for s in ref_sents)
         cand_sents = cand.sentences
         if (
             len(ref_sents) == 1
@@ -74,8 +85,8 @@ class LCS(Measure):
             # One sentence each: every LCS token has an unused copy on both
             # sides, so the clipping cannot bind and the length is the hit count.
             if _kernels.HAVE_C:
-                return PairStats(_kernels.lcs_length(token_ids(ref), token_ids(cand)), base, cand_total)
-            return PairStats(lcs_length(_sentence_masks(ref)[0], base, cand_sents[0]), base, cand_total)
+                return _kernels.lcs_length(token_ids(ref), token_ids(cand))
+            return lcs_length(_sentence_masks(ref)[0], base, cand_sents[0])
         c_marks = _kernels.lcs_marks_small  # C traceback for sentences of <= 64 words
         if c_marks is not None:
             ref_ids = _sentence_ids(ref)
@@ -111,7 +122,7 @@ class LCS(Measure):
                     hit += 1
                     ref_left[tok] -= 1
                     cand_left[tok] -= 1
-        return PairStats(hit, base, cand_total)
+        return hit
 
 
     def _flat_stats(self, cand, ref) -> PairStats:
@@ -160,7 +171,7 @@ class LCS(Measure):
                 low = union & -union
                 marked[sent[low.bit_length() - 1]] += 1
                 union ^= low
-        return max_matching(Counter(cand.surface), marked, rel)
+        return max_matching(Counter(flat_surface(cand)), marked, rel)
 
 
 def sentence_surfaces(text):
@@ -173,6 +184,14 @@ def sentence_surfaces(text):
         out.append(text.surface[start : start + n])
         start += n
     return out
+
+
+def flat_surface(text):
+    """The words :func:`sentence_surfaces` cuts into sentences, as one list (the
+    unigram counts the clipping uses)."""
+    if sum(len(s) for s in text.sentences) != len(text.surface):
+        return text.tokens
+    return text.surface
 
 
 def _wlcs_marks(model, peer, weight: float, hit_mask: list, same=None) -> None:
@@ -239,23 +258,19 @@ class WLCS(Measure):
     def _raw(self, cand, ref):
         """(weighted hit, Σ f(reference sentence length)) as the script counts them.
 
-        With synonyms the table also matches related words, and a marked
-        reference word is counted against an unused identical candidate word
-        or, failing that, an unused related one (first in the candidate's
-        word order): a greedy step, documented in docs/measures.md.
+        With synonyms the hit is the larger of the plain hit and the
+        synonym-aware one (:meth:`_synonym_hit`), so synonyms never lower it.
         """
+        hit, base = self._plain_raw(cand, ref)
+        if self.relation is not None and base:
+            hit = max(hit, self._synonym_hit(cand, ref))
+        return hit, base
+
+    def _plain_raw(self, cand, ref):
         w = self.weight
-        rel = self.relation
-        if rel is None:
-            ref_sents, cand_sents = ref.sentences, cand.sentences
-            ref_left = dict(_unigrams(ref)[0])
-            cand_left = dict(_unigrams(cand)[0])
-            same = None
-        else:
-            ref_sents, cand_sents = sentence_surfaces(ref), sentence_surfaces(cand)
-            ref_left = dict(Counter(ref.surface))
-            cand_left = dict(Counter(cand.surface))
-            same = rel.tok
+        ref_sents, cand_sents = ref.sentences, cand.sentences
+        ref_left = dict(_unigrams(ref)[0])
+        cand_left = dict(_unigrams(cand)[0])
         hit = 0.0
         base = 0.0
         for sent in ref_sents:
@@ -266,15 +281,12 @@ class WLCS(Measure):
             mask = [0] * m
             for peer in cand_sents:
                 if peer:
-                    _wlcs_marks(sent, peer, w, mask, same)
+                    _wlcs_marks(sent, peer, w, mask)
             run = 0
             for j in range(m):
                 if mask[j]:
                     tok = sent[j]
-                    use = tok
-                    if same is not None and cand_left.get(tok, 0) <= 0:
-                        use = next((c for c, k in cand_left.items() if k > 0 and same(tok, c)), tok)
-                    if ref_left.get(tok, 0) > 0 and cand_left.get(use, 0) > 0:
+                    if ref_left.get(tok, 0) > 0 and cand_left.get(tok, 0) > 0:
                         run += 1
                         if j + 1 < m and not mask[j + 1]:
                             hit += run ** w
@@ -283,8 +295,48 @@ class WLCS(Measure):
                             hit += run ** w
                             run = 0
                         ref_left[tok] -= 1
-                        cand_left[use] -= 1
+                        cand_left[tok] -= 1
         return hit, base
+
+    def _synonym_hit(self, cand, ref) -> float:
+        """The weighted hit with "equal or related" in the table and a maximum matching.
+
+        The weighted-LCS table matches related words as well; the marked
+        reference positions are then kept greedily in reference order as
+        long as all kept positions can still be matched to distinct
+        candidate words (:func:`~rouge2.synonyms.matching.ordered_matching`:
+        a maximum matching, the script's clipping when only equality
+        counts).  Runs are counted over the kept positions as the script
+        counts them.
+        """
+        from rouge2.synonyms.matching import ordered_matching
+
+        w = self.weight
+        rel = self.relation
+        ref_sents, cand_sents = sentence_surfaces(ref), sentence_surfaces(cand)
+        masks = []
+        seq = []
+        for sent in ref_sents:
+            m = len(sent)
+            mask = [0] * m
+            if m:
+                for peer in cand_sents:
+                    if peer:
+                        _wlcs_marks(sent, peer, w, mask, rel.tok)
+            masks.append(mask)
+            seq.extend(sent[j] for j in range(m) if mask[j])
+        kept = iter(ordered_matching(seq, Counter(flat_surface(cand)), rel))
+        hit = 0.0
+        for sent, mask in zip(ref_sents, masks):
+            m = len(sent)
+            run = 0
+            for j in range(m):
+                if mask[j] and next(kept):
+                    run += 1
+                    if j + 1 == m or not mask[j + 1]:
+                        hit += run ** w
+                        run = 0
+        return hit
 
     def stats(self, cand, ref) -> PairStats:
         hit, base = self._raw(cand, ref)

@@ -58,26 +58,42 @@ class UnionMatcher(SynonymMatcher):
             return True
         return any(m.matches(a, b, pos) for m in self.members)
 
+    @property
+    def lemmas(self) -> bool:  # type: ignore[override]
+        """True when any member is lemma-aware."""
+        return any(m.lemmas for m in self.members)
 
-_wordnet_singleton: SynonymMatcher | None = None
+    def lookup(self, pool, pos: str | None = None):
+        looks = [m.lookup(pool, pos) for m in self.members]
+
+        def related(a: str) -> set[str]:
+            out: set[str] = set()
+            for look in looks:
+                out.update(look(a))
+            return out
+
+        return related
 
 
-def _wordnet() -> SynonymMatcher:
-    global _wordnet_singleton
-    if _wordnet_singleton is None:
+_wordnet_singletons: dict[bool, SynonymMatcher] = {}
+
+
+def _wordnet(lemmas: bool = True) -> SynonymMatcher:
+    got = _wordnet_singletons.get(lemmas)
+    if got is None:
         from rouge2.synonyms.wordnet import WordNetMatcher
 
-        _wordnet_singleton = WordNetMatcher()
-    return _wordnet_singleton
+        got = _wordnet_singletons[lemmas] = WordNetMatcher(lemmas=lemmas)
+    return got
 
 
-def _one(item) -> SynonymMatcher:
+def _one(item, lemmas: bool) -> SynonymMatcher:
     if isinstance(item, SynonymMatcher):
         return item
     if item is True:
-        return _wordnet()
+        return _wordnet(lemmas)
     if isinstance(item, str) and SYNONYM_SOURCES.find(item) == "wordnet":
-        return _wordnet()
+        return _wordnet(lemmas)
     if isinstance(item, (str, os.PathLike)):
         from rouge2.synonyms.dictionary import DictionaryMatcher
 
@@ -85,14 +101,14 @@ def _one(item) -> SynonymMatcher:
             raise UserError("empty synonym source; give 'wordnet' or a dictionary file path")
         if isinstance(item, str) and item.startswith("file:"):
             item = item[len("file:"):]
-        return DictionaryMatcher(item)
+        return DictionaryMatcher(item, lemmas=lemmas)
     raise UserError(
         f"unknown synonym source {item!r}; give true (WordNet), false, 'wordnet', "
         "a dictionary file path, or a list of these"
     )
 
 
-def load_synonyms(spec) -> SynonymMatcher | None:
+def load_synonyms(spec, lemmas: bool = True) -> SynonymMatcher | None:
     """The matcher for a ``synonyms`` option, or ``None`` for no synonyms.
 
     ``spec`` is one of
@@ -107,11 +123,19 @@ def load_synonyms(spec) -> SynonymMatcher | None:
       themselves lists or tuples of words are inline synonym groups (as the
       YAML config allows: ``[[screen, display], [cheap, inexpensive]]``); they
       form one inline dictionary.  An empty list means no synonyms.
+
+    ``lemmas`` (default true) makes every source loaded here lemma-aware:
+    inflected words match when their base forms are synonyms
+    (``screens ~ displays``, ``bought ~ purchased``); see
+    :mod:`rouge2.synonyms.lemmas`.  ``lemmas=False`` compares the words as
+    they are.  A :class:`SynonymMatcher` given as is keeps its own setting.
     """
+    if not isinstance(lemmas, bool):
+        raise UserError(f"synonym option 'lemmas' must be true or false, got {lemmas!r}")
     if spec is None or spec is False:
         return None
     if not isinstance(spec, (list, tuple)):
-        return _one(spec)
+        return _one(spec, lemmas)
     matchers: list[SynonymMatcher] = []
     groups: list = []
     for item in spec:
@@ -120,11 +144,11 @@ def load_synonyms(spec) -> SynonymMatcher | None:
         if isinstance(item, (list, tuple)):
             groups.append(item)
         else:
-            matchers.append(_one(item))
+            matchers.append(_one(item, lemmas))
     if groups:
         from rouge2.synonyms.dictionary import DictionaryMatcher
 
-        matchers.append(DictionaryMatcher.from_groups(groups))
+        matchers.append(DictionaryMatcher.from_groups(groups, lemmas=lemmas))
     if not matchers:
         return None
     if len(matchers) == 1:

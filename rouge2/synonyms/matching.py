@@ -47,7 +47,7 @@ from typing import Callable, Collection, Hashable, Iterable, Mapping, TypeVar
 
 from rouge2.kernels import clipped_hits
 
-__all__ = ["max_matching", "PositionwiseRelation", "relation_for"]
+__all__ = ["max_matching", "ordered_matching", "PositionwiseRelation", "relation_for"]
 
 U = TypeVar("U", bound=Hashable)
 
@@ -185,15 +185,100 @@ def _max_flow(cand: dict, ref: dict, syn_edges: list) -> int:
     return total
 
 
+def ordered_matching(
+    ref_seq: list,
+    cand_counts: Mapping[U, int],
+    related: Callable[[U, U], bool] | None = None,
+) -> list[bool]:
+    """Which reference occurrences are matched, taken greedily in reference order.
+
+    ``ref_seq`` lists reference unit occurrences in order (ROUGE-W: the
+    marked positions of the reference sentences, sentence after sentence).
+    Each occurrence is *kept* when it can be matched together with the ones
+    kept before it, every candidate occurrence used at most once (units
+    match when equal or ``related``): an augmenting path may move earlier
+    occurrences to other candidate words, but never drops one.
+
+    The sets of reference occurrences that can be matched at once are the
+    independent sets of a transversal matroid, so this greedy pass keeps a
+    *maximum* number of occurrences, ``max_matching(cand_counts,
+    Counter(ref_seq), related)`` of them (and, among maximum sets, the
+    earliest in reference order).  With equality only, an occurrence is kept
+    exactly when the candidate still has an unused copy of its unit, which
+    is ROUGE-1.5.5's clipping for ROUGE-L and ROUGE-W.
+    """
+    out = [False] * len(ref_seq)
+    rem = {u: c for u, c in cand_counts.items() if c > 0}
+    if not rem or not ref_seq:
+        return out
+    ref_types = dict.fromkeys(ref_seq, 1)
+    adj: dict = {v: ([v] if v in rem else []) for v in ref_types}
+    if related is not None:
+        pairs = getattr(related, "pairs", None)
+        if pairs is not None:
+            edges = pairs(rem, ref_types)
+        else:
+            edges = [(u, v) for u in rem for v in ref_types if u != v and related(u, v)]
+        for u, v in edges:
+            if u != v:
+                adj[v].append(u)
+    users: dict = {u: {} for u in rem}  # candidate unit -> {reference unit: occurrences matched}
+    for k, v in enumerate(ref_seq):
+        first = adj[v]
+        if not first:
+            continue
+        if rem[first[0]] > 0:  # the common case: no path needed
+            u = first[0]
+            rem[u] -= 1
+            users[u][v] = users[u].get(v, 0) + 1
+            out[k] = True
+            continue
+        # Breadth-first search for an augmenting path v -> u -> v' -> u' ...
+        par_u: dict = {}
+        par_v: dict = {v: None}
+        queue = deque([v])
+        end = None
+        while queue and end is None:
+            x = queue.popleft()
+            for u in adj[x]:
+                if u in par_u:
+                    continue
+                par_u[u] = x
+                if rem[u] > 0:
+                    end = u
+                    break
+                for y, f in users[u].items():
+                    if f > 0 and y not in par_v:
+                        par_v[y] = u
+                        queue.append(y)
+        if end is None:
+            continue
+        rem[end] -= 1
+        u = end
+        while True:
+            x = par_u[u]
+            users[u][x] = users[u].get(x, 0) + 1
+            prev = par_v[x]
+            if prev is None:
+                break
+            users[prev][x] -= 1
+            u = prev
+        out[k] = True
+    return out
+
+
 class PositionwiseRelation:
     """Relation on tokens, and on equal-length token tuples position by position.
 
     Two tokens ``a``, ``b`` are related when ``a == b``, ``key(a) == key(b)``
     (``key`` is e.g. the stemmer; default: none) or ``token_related(a, b)``.
     Two tuples are related when they have the same length and every position
-    is related.  ``neighbors(a)``, if given, must return every ``b`` with
-    ``token_related(a, b)`` (a set-like collection); it lets :meth:`pairs`
-    look related units up instead of testing all pairs.
+    is related.  ``lookup(pool)``, if given, must return a function giving,
+    for a token ``a``, every ``b`` of ``pool`` with ``token_related(a, b)``
+    (it may include ``a``); :meth:`pairs` builds it once per reference and
+    looks related units up instead of testing all pairs.  ``neighbors(a)``
+    (every ``b`` with ``token_related(a, b)``, set-like) is the older form of
+    the same help, used when ``lookup`` is not given.
 
     ``token_related`` must be symmetric for the matching to be symmetric.
     """
@@ -207,9 +292,11 @@ class PositionwiseRelation:
         token_related: Callable[[str, str], bool],
         neighbors: Callable[[str], Collection[str]] | None = None,
         key: Callable[[str], Hashable] | None = None,
+        lookup: Callable[[Collection[str]], Callable[[str], Iterable[str]]] | None = None,
     ):
         self.token_related = token_related
         self.neighbors = neighbors
+        self.lookup = lookup
         self.key = key
         self._memo: dict[tuple[str, str], bool] = {}
 
@@ -237,32 +324,39 @@ class PositionwiseRelation:
             return all(tok(a, b) for a, b in zip(u, v))
         return self.tok(u, v)
 
-    def _related_in(self, a: str, pool: Collection[str], by_key: dict | None) -> Iterable[str]:
-        """Tokens of ``pool`` related to ``a`` (``a`` itself included if present)."""
-        nb = self.neighbors
-        if nb is None:
-            tok = self.tok
-            return [t for t in pool if tok(a, t)]
-        out = set()
-        if a in pool:
-            out.add(a)
-        if by_key is not None:
-            out.update(by_key.get(self.key(a), ()))
-        near = nb(a)
-        if near:
-            if len(near) <= len(pool):
-                out.update(t for t in near if t in pool)
-            else:
-                out.update(t for t in pool if t in near)
-        return out
+    def _index(self, pool: Collection[str]) -> Callable[[str], set]:
+        """A function: token ``a`` -> the tokens of ``pool`` related to it (``a`` included if present)."""
+        key = self.key
+        by_key = None
+        if key is not None and (self.lookup is not None or self.neighbors is not None):
+            by_key = {}
+            for t in pool:
+                by_key.setdefault(key(t), []).append(t)
+        if self.lookup is not None:
+            look = self.lookup(pool)
+        elif self.neighbors is not None:
+            nb = self.neighbors
 
-    def _by_key(self, pool: Iterable[str]) -> dict | None:
-        if self.key is None or self.neighbors is None:
-            return None
-        groups: dict = {}
-        for t in pool:
-            groups.setdefault(self.key(t), []).append(t)
-        return groups
+            def look(a):
+                near = nb(a)
+                if not near:
+                    return ()
+                if len(near) <= len(pool):
+                    return [t for t in near if t in pool]
+                return [t for t in pool if t in near]
+        else:
+            tok = self.tok
+            return lambda a: {t for t in pool if tok(a, t)}
+
+        def related(a: str) -> set:
+            out = set(look(a))
+            if a in pool:
+                out.add(a)
+            if by_key is not None:
+                out.update(by_key.get(key(a), ()))
+            return out
+
+        return related
 
     def pairs(self, cand: Mapping, ref: Mapping) -> list:
         """All ``(u, v)``, ``u`` in ``cand``, ``v`` in ``ref``, ``u != v``, related."""
@@ -271,8 +365,8 @@ class PositionwiseRelation:
         sample = next(iter(cand))
         if not isinstance(sample, tuple):
             ref_set = ref.keys() if isinstance(ref, dict) else set(ref)
-            by_key = self._by_key(ref_set)
-            return [(u, v) for u in cand for v in self._related_in(u, ref_set, by_key) if v != u]
+            related_in = self._index(ref_set)
+            return [(u, v) for u in cand for v in related_in(u) if v != u]
         # Tuples: the tokens of the reference related to each candidate token,
         # then either every combination of those looked up in ``ref`` (few
         # synonyms: the usual case) or a scan of the reference units that
@@ -283,13 +377,13 @@ class PositionwiseRelation:
             if v:
                 pool.update(v)
                 by_first.setdefault(v[0], []).append(v)
-        by_key = self._by_key(pool)
+        related_in = self._index(pool)
         near: dict[str, set] = {}
 
         def related_tokens(a: str) -> set:
             got = near.get(a)
             if got is None:
-                got = near[a] = set(self._related_in(a, pool, by_key))
+                got = near[a] = related_in(a)
             return got
 
         out = []
@@ -327,4 +421,5 @@ def relation_for(matcher, pos: str | None = None, key: Callable[[str], Hashable]
         lambda a, b: matcher.matches(a, b, pos),
         neighbors=lambda a: matcher.neighbors(a, pos),
         key=key,
+        lookup=lambda pool: matcher.lookup(pool, pos),
     )

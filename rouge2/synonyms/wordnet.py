@@ -23,6 +23,7 @@ from pathlib import Path
 from rouge2.errors import UserError
 from rouge2.files import read_bytes
 from rouge2.synonyms.base import SynonymMatcher, coarse_pos
+from rouge2.synonyms.lemmas import morphy_data
 
 __all__ = ["WordNetMatcher", "RESOURCE", "RULE_ID"]
 
@@ -97,12 +98,21 @@ class WordNetMatcher(SynonymMatcher):
     ``pos=None`` a relation under any part of speech counts.  Adverbs and
     other tags have no WordNet synonyms here.
 
+    ``lemmas`` (default true): the words are also taken through their base
+    forms *of the same part of speech* (WordNet's morphy,
+    :mod:`rouge2.synonyms.lemmas`): ``a ~ b`` under ``p`` when some form of
+    ``a`` as ``p`` and some form of ``b`` as ``p`` are related as ``p``.
+    ``screens ~ displays`` (nouns), ``bought ~ purchased`` (verbs),
+    ``cheaper ~ inexpensive`` (adjectives).
+
     ``path`` replaces the shipped resource with another file in the same
     format (plain or gzip); it is meant for tests and experiments.
     """
 
-    def __init__(self, path: str | Path | None = None):
+    def __init__(self, path: str | Path | None = None, lemmas: bool = True):
         self._path = None if path is None else str(path)
+        self.lemmas = bool(lemmas)
+        self._form_cache: dict[str, tuple[tuple[str, ...], ...]] = {}
         self.name = "wordnet-3.0" if path is None else f"wordnet-file:{Path(path).name}"
         self.version = RULE_ID
 
@@ -111,27 +121,93 @@ class WordNetMatcher(SynonymMatcher):
         """``pos -> word -> neighbours`` (loaded on first use)."""
         return _load(self._path)
 
+    def _parts(self, pos: str | None) -> tuple[int, ...]:
+        """Indexes into ``_POS`` of the parts of speech ``pos`` allows."""
+        cpos = coarse_pos(pos)
+        if cpos is None:
+            return (0, 1, 2)
+        return (_POS.index(cpos),) if cpos in _POS else ()
+
+    def _word_forms(self, word: str) -> tuple[tuple[str, ...], ...]:
+        """The word's forms as a noun, a verb and an adjective (cached)."""
+        cache = self._form_cache
+        got = cache.get(word)
+        if got is None:
+            if self.lemmas:
+                forms = morphy_data().forms
+                got = (forms(word, "n"), forms(word, "v"), forms(word, "a"))
+            else:
+                one = (word,)
+                got = (one, one, one)
+            if len(cache) >= 200_000:
+                cache.clear()
+            cache[word] = got
+        return got
+
     def neighbors(self, word: str, pos: str | None = None) -> frozenset[str]:
         table = _load(self._path)
         word = word.lower()
-        cpos = coarse_pos(pos)
-        if cpos is None:
-            found = [table[p][word] for p in _POS if word in table[p]]
-            if not found:
-                return _EMPTY
-            if len(found) == 1:
-                return found[0]
-            return frozenset().union(*found)
-        rel = table.get(cpos)
-        if rel is None:
+        found = []
+        forms = self._word_forms(word)
+        for i in self._parts(pos):
+            rel = table[_POS[i]]
+            for f in forms[i]:
+                got = rel.get(f)
+                if got:
+                    found.append(got)
+        if not found:
             return _EMPTY
-        return rel.get(word, _EMPTY)
+        if len(found) == 1 and word not in found[0]:
+            return found[0]
+        out = frozenset().union(*found)
+        return out - {word} if word in out else out
 
     def _related(self, a: str, b: str, pos: str | None) -> bool:
         # A direct look-up, without building the union of neighbour sets.
         table = _load(self._path)
-        cpos = coarse_pos(pos)
-        if cpos is None:
-            return any(b in table[p].get(a, _EMPTY) for p in _POS)
-        rel = table.get(cpos)
-        return rel is not None and b in rel.get(a, _EMPTY)
+        forms_a = self._word_forms(a)
+        forms_b = self._word_forms(b)
+        for i in self._parts(pos):
+            rel = table[_POS[i]]
+            fb = forms_b[i]
+            for x in forms_a[i]:
+                near = rel.get(x)
+                if near and any(y in near for y in fb):
+                    return True
+        return False
+
+    def lookup(self, pool, pos: str | None = None):
+        """Words of ``pool`` related to a word: the pool is indexed by its words' forms once."""
+        table = _load(self._path)
+        parts = self._parts(pos)
+        word_forms = self._word_forms
+        by_form: dict[int, dict[str, list[str]]] = {i: {} for i in parts}
+        for t in pool:
+            forms = word_forms(t)
+            for i in parts:
+                idx = by_form[i]
+                for y in forms[i]:
+                    idx.setdefault(y, []).append(t)
+
+        def related(a: str) -> set[str]:
+            out: set[str] = set()
+            forms = word_forms(a)
+            for i in parts:
+                rel = table[_POS[i]]
+                idx = by_form[i]
+                for x in forms[i]:
+                    near = rel.get(x)
+                    if not near:
+                        continue
+                    if len(near) <= len(idx):
+                        for n in near:
+                            got = idx.get(n)
+                            if got:
+                                out.update(got)
+                    else:
+                        for y, ts in idx.items():
+                            if y in near:
+                                out.update(ts)
+            return out
+
+        return related
