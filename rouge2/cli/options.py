@@ -39,6 +39,9 @@ def add_option_flags(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--byte-limit", metavar="N", help="keep the first N bytes of each text (-b)")
     g.add_argument("--synonyms", nargs="*", metavar="SOURCE",
                    help="match synonyms (alone: wordnet); sources: wordnet and dictionary files")
+    g.add_argument("--no-synonym-lemmas", dest="synonym_lemmas", action="store_const", const=False,
+                   default=None, help="match synonyms on the words as written only, not on their "
+                                      "base forms (screens ~ displays)")
     g.add_argument("--tagger", metavar="NAME",
                    help="part-of-speech tagger for topic measures: spacy, spacy:<pipeline>, pretagged")
     g.add_argument("--topic-auxiliaries", action="store_const", const=True, default=None,
@@ -57,7 +60,8 @@ def option_values(args: argparse.Namespace) -> dict[str, Any]:
     """The option flags given on the command line, as ``Options.make`` keywords."""
     values: dict[str, Any] = {}
     for key in ("tokenizer", "sentences", "stem", "stopwords", "word_limit", "byte_limit",
-                "tagger", "topic_auxiliaries", "multi_reference", "alpha", "beta", "rounding"):
+                "synonym_lemmas", "tagger", "topic_auxiliaries", "multi_reference", "alpha", "beta",
+                "rounding"):
         value = getattr(args, key, _UNSET)
         if value is not _UNSET:
             values[key] = value

@@ -203,6 +203,7 @@ PREPROCESS = Section("preprocess", {
     "word_limit": _option("word_limit", "a whole number of words"),
     "byte_limit": _option("byte_limit", "a whole number of bytes"),
     "synonyms": SynonymsKind(),
+    "synonym_lemmas": _option("synonym_lemmas", "true or false"),
     "tagger": _option("tagger", "spacy, spacy:<pipeline> or pretagged"),
     "topic_auxiliaries": _option("topic_auxiliaries", "true or false"),
 })

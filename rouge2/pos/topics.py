@@ -44,6 +44,7 @@ module never looks at the word.
 
 from __future__ import annotations
 
+from rouge2.analysis.english import AUX_FORMS
 from rouge2.errors import UserError
 
 # Family code -> tags, in the order used for canonical names.
@@ -96,17 +97,8 @@ PENN_TO_UPOS: dict[str, str] = {
     "BES": "VERB", "HVS": "VERB", "_SP": "SPACE",
 }
 
-# Forms of the English auxiliaries be, have and do, by Penn tag: without a
-# parse, these are AUX (as in spaCy's English attribute ruler when the parser
-# is not run; "could of" is the common misspelling of "could've").
-AUX_FORMS: dict[str, frozenset[str]] = {
-    "VB": frozenset({"be", "do", "have", "of", "'ve"}),
-    "VBP": frozenset({"am", "are", "'m", "'re", "do", "have", "'ve", "'s"}),
-    "VBZ": frozenset({"is", "'s", "has", "does"}),
-    "VBD": frozenset({"was", "were", "did", "had", "'d"}),
-    "VBN": frozenset({"been", "had"}),
-    "VBG": frozenset({"being"}),
-}
+# AUX_FORMS: the forms of be, have and do by Penn tag, which are AUX without a
+# parse (as in spaCy's English attribute ruler when the parser is not run).
 # Nouns by tag that are pronouns by function (universal PRON).
 _PRONOUN_NOUNS = frozenset({
     "something", "anything", "nothing", "everything", "someone", "anyone", "everyone",

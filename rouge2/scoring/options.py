@@ -21,6 +21,8 @@ word_limit         words kept per text (ROUGE-1.5.5 ``-l``)    0 (no limit)
 byte_limit         bytes kept per text (ROUGE-1.5.5 ``-b``)    0 (no limit)
 synonyms           ``False``, ``True``/``wordnet``, a file     none
                    path, inline groups, a list of these
+synonym_lemmas     inflected forms match when their base       ``True``
+                   forms are synonyms (screens ~ displays)
 tagger             ``spacy``, ``spacy:<pipeline>``,            ``spacy``
                    ``pretagged``, a Tagger (topic measures)
 topic_auxiliaries  verb-tagged auxiliaries (is, was, has) are  ``False``
@@ -59,6 +61,7 @@ class Options:
     word_limit: int = 0
     byte_limit: int = 0
     synonyms: tuple = ()
+    synonym_lemmas: bool = True
     tagger: Any = "spacy"
     topic_auxiliaries: bool = False
     multi_reference: str = "pooled"
@@ -237,6 +240,7 @@ _NORMALIZERS = {
     "word_limit": _limit("word_limit"),
     "byte_limit": _limit("byte_limit"),
     "synonyms": canonical_synonyms,
+    "synonym_lemmas": _bool("synonym_lemmas"),
     "tagger": _tagger,
     "topic_auxiliaries": _bool("topic_auxiliaries"),
     "multi_reference": _name(MULTI_REFERENCE, "multi_reference"),

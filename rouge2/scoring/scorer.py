@@ -111,7 +111,7 @@ class Scorer:
             from rouge2.synonyms import load_synonyms
             from rouge2.synonyms.matching import relation_for
 
-            self.synonyms = load_synonyms(list(o.synonyms))
+            self.synonyms = load_synonyms(list(o.synonyms), lemmas=o.synonym_lemmas)
             if self.synonyms is not None:
                 key = self.analyzer.stem_token if self.analyzer.stems else None
                 relation = relation_for(self.synonyms, None, key=key)

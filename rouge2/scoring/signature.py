@@ -79,6 +79,9 @@ def data_versions(options: Options, measures: Iterable[str] = (), tagger: Any = 
         else:
             synonyms.append(getattr(src, "signature", repr(src)))
     if synonyms:
+        if options.synonym_lemmas:
+            synonyms.append(f"lemmas:wordnet-3.0:{resource_sha256('wordnet', 'lemmas-wn30.tsv.gz')}:"
+                            f"{resource_sha256('wordnet', 'exceptions-wn30.tsv.gz')}")
         inline = [s for s in synonyms if isinstance(s, tuple)]
         named = [s for s in synonyms if not isinstance(s, tuple)]
         if inline:
@@ -112,6 +115,8 @@ def signature_line(options: Options, versions: Mapping[str, Any], nrefs: Any = N
         return str(value)
 
     syn = "+".join(short(s) if not isinstance(s, tuple) else "inline" for s in options.synonyms) or "none"
+    if options.synonyms and options.synonym_lemmas:
+        syn += "/lemmas"
     parts = [
         f"rouge2:{__version__}", f"tok:{options.tokenizer}", f"sent:{options.sentences}",
         f"stem:{short(options.stem)}", f"stop:{short(options.stopwords)}", f"syn:{syn}",

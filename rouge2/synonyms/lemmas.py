@@ -43,6 +43,7 @@ from __future__ import annotations
 import gzip
 import threading
 
+from rouge2.analysis.english import AUX_INFLECTIONS
 from rouge2.errors import UserError
 
 __all__ = ["Morphy", "morphy_data", "RULES", "POS_LETTERS", "LEMMAS_RESOURCE", "EXCEPTIONS_RESOURCE"]
@@ -94,7 +95,13 @@ class Morphy:
         self._cache: dict[str, tuple[tuple[str, ...], ...]] = {}
 
     def morphy(self, word: str, pos: str) -> tuple[str, ...]:
-        """Base forms of lowercased ``word`` as part of speech ``pos`` (n, v, a, r), not ``word`` itself."""
+        """Base forms of lowercased ``word`` as part of speech ``pos`` (n, v, a, r), not ``word`` itself.
+
+        Inflections of the auxiliaries be, have and do (is, was, has, did, ...)
+        are not reduced to their verbs: see :mod:`rouge2.analysis.english`.
+        """
+        if pos == "v" and word in AUX_INFLECTIONS:
+            return ()
         exc = self.exceptions[pos].get(word)
         if exc is not None:
             return tuple(b for b in exc if b != word)
