@@ -1,6 +1,7 @@
 """Outputs: atomic writes, the Java CSV format, per-summary files, the summary signature, runs."""
 
 import csv
+import hashlib
 import io
 import json
 import os
@@ -221,8 +222,15 @@ def test_run_writes_all_outputs(tmp_path):
     cfg = load_config(make_project(tmp_path))
     result = run(cfg, progress=False)
     res = tmp_path / "results"
-    assert sorted(p.name for p in res.iterdir()) == [
-        "per_summary.csv", "per_summary.jsonl", "results.csv", "summary.json"]
+    names = ["per_summary.csv", "per_summary.jsonl", "results.csv", "summary.json"]
+    assert sorted(p.name for p in res.iterdir()) == [".rouge2-outputs.json"] + names
+    assert sorted(p.name for p in result.written) == names  # the record is not announced
+    # the record of what rouge2 wrote: each file's size and SHA-256
+    manifest = json.loads((res / ".rouge2-outputs.json").read_text())
+    assert manifest["rouge2_outputs"] == 1
+    assert manifest["files"] == {n: {"size": (res / n).stat().st_size,
+                                     "sha256": hashlib.sha256((res / n).read_bytes()).hexdigest()}
+                                 for n in names}
     lines = (res / "results.csv").read_text().split("\n")
     assert lines[0] == out.JAVA_CSV_HEADER
     # t1/good: R = (3/4 + 2/2)/2 = 0.875, P = (3/3 + 2/3)/2 = 0.83333, F from the averages

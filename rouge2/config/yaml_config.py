@@ -65,6 +65,7 @@ class OutputsConfig:
     topic_report: Path | None = None        # the HTML page
     topic_report_csv: Path | None = None    # the CSV next to it
     topic_report_topics: str | None = None  # parts of speech; None: the first topic measure's
+    overwrite: bool = False                 # replace existing files rouge2 did not write
 
 
 @dataclass(frozen=True)
@@ -228,6 +229,7 @@ OUTPUTS = Section("outputs", {
     "csv": Node(), "per_summary_jsonl": Node(), "per_summary_csv": Node(), "summary_json": Node(),
     "console": Bool(),
     "topic_report": Node(),
+    "overwrite": Bool(),
 })
 
 TOP = Section("config", {
@@ -414,7 +416,7 @@ def _outputs(ctx: Ctx, node: yaml.Node | None, measures: tuple[str, ...]) -> Out
                                                f"outputs.{seen[p]}: {p}")
         seen[p] = name
     return OutputsConfig(dir=out_dir, console=c.get("console", True), topic_report_topics=topics,
-                         **files)
+                         overwrite=c.get("overwrite", False), **files)
 
 
 def _options(ctx: Ctx, top: Checked, pre: Checked, sentences: str | None) -> Options:
