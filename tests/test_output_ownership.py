@@ -191,3 +191,17 @@ def test_no_files_no_record(tmp_path):
                                              "summary_json: false}"))
     run(cfg, progress=False)
     assert not (tmp_path / "results").exists()
+
+
+def test_overwrite_flag_of_rouge2_run(tmp_path, monkeypatch):
+    from rouge2.cli.run import run_main
+
+    make_project(tmp_path)
+    res = tmp_path / "results"
+    res.mkdir()
+    (res / "results.csv").write_text("old\n")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(UserError, match="--overwrite"):
+        run_main(["run.yaml", "--progress", "off"])
+    assert run_main(["run.yaml", "--overwrite", "--progress", "off"]) == 0
+    assert (res / "results.csv").read_text().splitlines()[1] == ROUGE1_ROW
