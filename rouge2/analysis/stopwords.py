@@ -49,8 +49,12 @@ def _smart() -> frozenset[str]:
 
 @lru_cache(maxsize=None)
 def _rouge2_java() -> frozenset[str]:
-    # The shipped file has three entries with a stray 0x94 byte; decode as a
-    # Java UTF-8 reader does (invalid bytes become U+FFFD).
+    # The Java tool's file has three entries with a stray 0x94 byte after
+    # "herse", "itse" and "myse".  The Java tool reads the file as ISO-8859-1
+    # (each line trimmed and lowercased), so its entries are "herse\x94" etc.;
+    # here the byte becomes U+FFFD.  Neither form can equal a token (tokens
+    # hold no control characters or U+FFFD), so in both tools these three
+    # entries remove nothing, and "herself", "itself", "myself" are kept.
     text = read_resource("stopwords", "rouge2-java-default.txt").decode(
         "utf-8", errors="replace"
     )

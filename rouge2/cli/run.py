@@ -46,6 +46,9 @@ def run_main(argv: list[str]) -> int:
     parser.add_argument("--jobs", "-j", type=_jobs, default=1, metavar="N",
                         help="score in N processes (results identical to one process; "
                              "0 = one per CPU core; default 1)")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace existing output files rouge2 did not write "
+                             "(as outputs.overwrite: true)")
     args = parser.parse_args(argv)
 
     from rouge2.config.yaml_config import load_config
@@ -62,7 +65,7 @@ def run_main(argv: list[str]) -> int:
     from rouge2.run.runner import run
 
     progress = {"auto": None, "on": True, "off": False}[args.progress]
-    run(cfg, progress=progress, jobs=args.jobs)
+    run(cfg, progress=progress, jobs=args.jobs, overwrite=args.overwrite)
     return 0
 
 

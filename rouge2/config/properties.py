@@ -6,9 +6,12 @@ properties file.  The converter does the same and writes absolute paths, so
 
     rouge2 convert-properties rouge.properties > run.yaml && rouge2 run run.yaml
 
-scores the same project with the same settings from that folder and writes
-the CSV where ``outputFile`` said.  ``--relative-to DIR`` writes paths
-relative to DIR instead (for a config you will keep in DIR).
+scores the same project with the same settings from that folder.  The CSV
+never goes where the Java tool wrote its own: it goes to
+``rouge2-results/<outputFile's name>`` in that folder (a comment in the
+config says where the Java tool's file is), so both can be compared.
+``--relative-to DIR`` writes paths relative to DIR instead (for a config you
+will keep in DIR).
 
 Mapping (Java property -> config key):
 
@@ -21,7 +24,8 @@ beta                 beta
 stopwords.use/file   preprocess.stopwords (the file, or false)
 stemmer.use/name     preprocess.stem: snowball:<language>
 synonyms.use         preprocess.synonyms: true (WordNet)
-output, outputFile   outputs.csv (output=console: no CSV, console only)
+output, outputFile   outputs.dir: rouge2-results, outputs.csv: outputFile's
+                     name (output=console: no CSV, console only)
 (always)             multi_reference: average, tokenizer: unicode
 ===================  =====================================================
 """
@@ -54,6 +58,8 @@ JAVA_DEFAULTS = {
 }
 KNOWN_KEYS = set(JAVA_DEFAULTS) | {"pos_tagger_name", "synonyms.dir"}
 JAVA_DEFAULT_STOPWORDS = "stopwords-rouge-default.txt"
+#: where converted configs write, in the folder the Java tool ran in
+RESULTS_DIR = "rouge2-results"
 
 _ESCAPES = {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}
 
@@ -181,11 +187,32 @@ def _stemmer(name: str, source: str, line: int) -> str:
         raise UserError(f"{source}:{line}: stemmer.name {name.strip()!r}: {exc}") from None
 
 
+_JAVA_LINE_END = re.compile(r"\r\n|\r|\n")
+_JAVA_TRIM = "".join(chr(c) for c in range(0x21))  # String.trim(): every char <= U+0020
+
+
+def java_stopword_entries(data: bytes) -> frozenset[str]:
+    """The words the Java tool takes from a stopword file's bytes: it reads the
+    file as ISO-8859-1 (``Files.lines``, which ends a line at ``\\r\\n``,
+    ``\\r`` or ``\\n``) and keeps each line ``trim().toLowerCase()``."""
+    lines = _JAVA_LINE_END.split(data.decode("latin-1"))
+    if lines and lines[-1] == "":
+        lines.pop()  # text after the last line end, if any, is a line; nothing is not
+    return frozenset(line.strip(_JAVA_TRIM).lower() for line in lines)
+
+
 def _same_as_bundled_java_list(path: Path) -> bool:
+    """Whether the Java tool gets the same words from ``path`` as from its own
+    default list (which rouge2 ships): line ends (the Java repository's copy
+    has CRLF), surrounding blanks and case do not matter to it.  An empty
+    entry (a blank line) is ignored: it matches only the Java tool's empty
+    tokens, which rouge2 never produces."""
     try:
         from rouge2.data import read_resource
 
-        return path.read_bytes() == read_resource("stopwords", "rouge2-java-default.txt")
+        bundled = read_resource("stopwords", "rouge2-java-default.txt")
+        ours = java_stopword_entries(read_bytes(path, "stopword file")) - {""}
+        return ours == java_stopword_entries(bundled) - {""}
     except Exception:
         return False
 
@@ -263,8 +290,8 @@ def convert_properties(path: str | Path, cwd: str | Path | None = None,
     if _bool(get("stopwords.use")):
         sw = where(get("stopwords.file"))
         if sw.is_file() and _same_as_bundled_java_list(sw):
-            lines.append(f"  # {sw} holds the Java tool's default list; rouge2 ships it")
-            lines.append("  # (and decodes its three stray 0x94 bytes as the Java tool does):")
+            lines.append(f"  # {_q(str(sw))} holds the Java tool's default list (the same words")
+            lines.append("  # as the Java tool reads them); rouge2 ships that list:")
             lines.append("  stopwords: rouge2-java")
         elif sw.is_file():
             lines.append(f"  stopwords: {_q(show(sw))}")
@@ -290,11 +317,20 @@ def convert_properties(path: str | Path, cwd: str | Path | None = None,
     lines.append("multi_reference: average   # the Java tool: P and R averaged over references, F from them")
     lines.append(f"beta: {beta:g}")
     lines.append("outputs:")
-    lines.append(f"  dir: {_q(show(base))}")
+    results = base / RESULTS_DIR
     output = get("output").strip().lower()
     if output == "file":
-        lines.append(f"  csv: {_q(show(where(get('outputFile'))))}")
+        java_csv = Path(os.path.normpath(where(get("outputFile"))))
+        name = java_csv.name or "results.csv"
+        if os.path.normpath(results / name).casefold() == str(java_csv).casefold():
+            stem, dot, ext = name.rpartition(".")
+            name = f"{stem}.rouge2.{ext}" if dot and stem else f"{name}.rouge2"
+        lines.append(f"  # the Java tool wrote its CSV to {_q(show(java_csv))} (outputFile);")
+        lines.append(f"  # rouge2 writes its own to {RESULTS_DIR}/, never over the Java tool's:")
+        lines.append(f"  dir: {_q(show(results))}")
+        lines.append(f"  csv: {_q(name)}")
     else:
+        lines.append(f"  dir: {_q(show(results))}")
         lines.append("  csv: false               # output=console: the Java tool printed to the console only")
     lines.append("  per_summary_jsonl: false  # set a file name to also keep per-summary scores")
     lines.append("  per_summary_csv: false")

@@ -69,6 +69,7 @@ class OutputsConfig:
     topic_report_contrast: tuple[tuple[str, str], ...] | None = None  # None: compare.pairs
     topic_report_top: int = 50
     topic_report_task_order: str = "natural"
+    overwrite: bool = False                 # replace existing files rouge2 did not write
 
 
 @dataclass(frozen=True)
@@ -234,6 +235,7 @@ OUTPUTS = Section("outputs", {
     "csv": Node(), "per_summary_jsonl": Node(), "per_summary_csv": Node(), "summary_json": Node(),
     "console": Bool(),
     "topic_report": Node(),
+    "overwrite": Bool(),
 })
 
 TOP = Section("config", {
@@ -451,7 +453,7 @@ def _outputs(ctx: Ctx, node: yaml.Node | None, measures: tuple[str, ...]) -> Out
                 raise ctx.fail(c.value_node(seen[p]), f"outputs.{seen[p]}: writes to {p}, which the "
                                                       f"topic report also writes ({kind})")
     return OutputsConfig(dir=out_dir, console=c.get("console", True), topic_report_topics=topics,
-                         **files, **extra)
+                         overwrite=c.get("overwrite", False), **files, **extra)
 
 
 def _options(ctx: Ctx, top: Checked, pre: Checked, sentences: str | None) -> Options:

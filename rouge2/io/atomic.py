@@ -84,6 +84,15 @@ class OutputTransaction:
         with self.open(path, newline="") as f:
             f.write(text)
 
+    def staged(self) -> list[tuple[Path, Path]]:
+        """``(temporary file, final path)`` of every file staged so far, in
+        staging order; open handles are flushed, so each temporary file can be
+        read back (e.g. hashed) before :meth:`commit`."""
+        for h in self._handles:
+            if not h.closed:
+                h.flush()
+        return list(self._staged)
+
     def commit(self) -> list[Path]:
         """fsync every staged file, then rename each into place."""
         if self._done:

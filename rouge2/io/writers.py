@@ -5,8 +5,10 @@ Formats:
 * the per-system CSV of the Java ROUGE 2.0 tool (:func:`write_java_csv`):
   header ``ROUGE-Type,Task Name,System Name,Avg_Recall,Avg_Precision,
   Avg_F-Score,Num Reference Summaries``, rows grouped by (task, measure),
-  each group followed by an empty line, values ``%.5f`` rounded half-up like
-  Java's ``String.format``, task and system names upper-cased;
+  each group followed by an empty line, values with five decimals rounded
+  as the Java tool's ``java.text.DecimalFormat("0.00000")`` rounds them
+  (half-even on the exact binary value of the double), task and system
+  names upper-cased;
 * per-summary scores as JSONL and long-format CSV;
 * a JSON summary with the reproducibility signature;
 * a plain-text console table.
@@ -16,8 +18,8 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import IO, Iterable, Mapping, Sequence
 
@@ -33,19 +35,25 @@ PER_SUMMARY_CSV_HEADER = ("task", "system", "measure", "recall", "precision", "f
 # ---------------------------------------------------------------------------
 # the Java ROUGE 2.0 CSV
 
-_FIVE = Decimal("0.00001")
-
 
 def java_fmt5(x: float) -> str:
-    """``String.format("%.5f", x)`` as Java prints it: the shortest decimal
-    form of the double, rounded half-up (Python's ``%.5f`` rounds the exact
-    binary value, which differs on ties such as 0.123455)."""
-    if x != x:  # NaN
+    """``x`` as the Java tool prints it: ``new DecimalFormat("0.00000").format(x)``
+    in an English locale.
+
+    ``DecimalFormat`` rounds half-even on the exact binary value of the
+    double (JDK 8 and later), which is what Python's ``format(x, ".5f")``
+    does: 0.140625 (= 9/64, an exact tie) prints 0.14062, the double nearest
+    0.396875 (0.396874999999999977...) prints 0.39687, the one nearest
+    0.065625 (0.065625000000000002...) prints 0.06563.  NaN prints ``NaN``
+    and infinities ``\u221e``, as ``DecimalFormat`` prints them; the locale
+    is always English (a ``.`` before the decimals), whatever the machine's.
+    """
+    x = float(x)
+    if math.isnan(x):
         return "NaN"
-    d = Decimal(repr(float(x))).quantize(_FIVE, rounding=ROUND_HALF_UP)
-    if d == 0:
-        d = abs(d)
-    return f"{d:.5f}"
+    if math.isinf(x):
+        return "\u221e" if x > 0 else "-\u221e"
+    return format(x, ".5f")
 
 
 def java_measure_label(measure: str, *, stopwords: bool, stem: bool, synonyms: bool,

@@ -11,7 +11,9 @@
 3. Aggregate with :mod:`rouge2.stats.aggregate`: system means over tasks,
    bootstrap intervals, paired tests.
 4. Publish every output file at once (:class:`~rouge2.io.atomic.OutputTransaction`);
-   a failure anywhere before leaves no output behind.
+   a failure anywhere before leaves no output behind.  An existing file is
+   replaced only if rouge2 wrote it (:mod:`rouge2.io.ownership`; checked
+   before scoring too), unless ``overwrite``.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from rouge2.errors import UserError
 from rouge2.io import writers as out
 from rouge2.io.atomic import OutputTransaction
 from rouge2.io.inputs import InputItem, read_inputs
+from rouge2.io.ownership import OutputGuard
 from rouge2.run.parallel import PairScorer, scored
 from rouge2.scoring.signature import data_versions, signature, signature_line
 from rouge2.stats.aggregate import by_system, compare, summarize
@@ -51,14 +54,23 @@ class RunResult:
 
 
 def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None,
-        progress: bool | None = None, jobs: int = 1) -> RunResult:
+        progress: bool | None = None, jobs: int = 1, overwrite: bool = False) -> RunResult:
     """Run ``cfg``; return what was computed.  Outputs are written only if
     everything succeeded.  ``jobs`` > 1 scores in that many processes
-    (results identical to ``jobs`` 1)."""
+    (results identical to ``jobs`` 1).  An existing output file that rouge2
+    did not write stops the run before scoring, unless ``overwrite`` or
+    ``outputs.overwrite`` is true."""
     if not isinstance(jobs, int) or jobs < 1:
         raise UserError(f"--jobs: expected a whole number of processes >= 1, got {jobs!r}")
     stdout = sys.stdout if stdout is None else stdout
     o = cfg.outputs
+    declared = [o.csv, o.per_summary_jsonl, o.per_summary_csv, o.summary_json, o.topic_report,
+                o.topic_report_csv]
+    if o.topic_report is not None:
+        from rouge2.io.topic_report import report_paths
+
+        declared += [p for kind, p in report_paths(o.topic_report).items() if kind not in ("html", "folder")]
+    guard = OutputGuard(declared, overwrite=overwrite or o.overwrite)
     report_topics = None
     if o.topic_report is not None:
         from rouge2.io.topic_report import report_topics as _report_topics
@@ -146,7 +158,7 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
             with tx.open(o.topic_report) as f:
                 report.finish(f, open_file=tx.open, html_path=o.topic_report)
         result.console = _console(cfg, result)
-        result.written = tx.commit()
+        result.written = guard.commit(tx)
     if o.console:
         stdout.write(result.console)
         if result.written:
