@@ -173,6 +173,16 @@ def test_rankdata_equals_scipy(x):
     assert C.rankdata(x) == ss.rankdata(x, method="average").tolist()
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.integers(8, 300), st.integers(2, 6), st.data())
+def test_kendall_with_few_distinct_values_equals_scipy(n, levels, data):
+    # many values, few distinct ones on one side: the tie-group sweep
+    x = data.draw(st.lists(st.integers(0, levels - 1).map(float), min_size=n, max_size=n))
+    y = data.draw(st.lists(st.one_of(finite, small_ints), min_size=n, max_size=n))
+    assert same(C.kendall_tau_b(x, y), ref_coef("kendall", x, y))
+    assert same(C.kendall_tau_b(y, x), ref_coef("kendall", x, y))
+
+
 def test_constant_and_short_inputs_are_nan_as_in_scipy():
     for x, y in ([[1, 1, 1], [1, 2, 3]], [[1, 2, 3], [2, 2, 2]], [[5], [3]], [[], []]):
         for f in (C.pearson, C.spearman, C.kendall_tau_b):
@@ -262,6 +272,25 @@ def test_bootstrap_samples_equal_reference(tabs, scheme, seed):
             Xr, Zr = Xa[r][:, c], Za[r][:, c]
             for name in C.COEFFICIENTS:
                 assert same(got[name][k], ref_level(Xr, Zr, level, name)), (level, name, k)
+
+
+@pytest.mark.parametrize("scheme", C.SCHEMES)
+def test_bootstrap_samples_on_larger_tables_with_coarse_human_scores(scheme):
+    """Enough cells, and few enough distinct human scores, for the global
+    level's tie-group sweep, with resampling multiplicities."""
+    rng = random.Random(4)
+    H = [[float(rng.randint(1, 3)) for _ in range(8)] for _ in range(10)]
+    X = [[round(h + rng.random(), 1) for h in row] for row in H]
+    X[2][3] = H[5][1] = None
+    Xa, Za = to_array(X), to_array(H)
+    draws = C.bootstrap_draws(10, 8, scheme, 15, 3)
+    for level in C.LEVELS:
+        got = C.bootstrap_samples(X, H, level, scheme, 15, 3)
+        for k, (rows, cols) in enumerate(draws):
+            r = slice(None) if rows is None else rows
+            c = slice(None) if cols is None else cols
+            for name in C.COEFFICIENTS:
+                assert same(got[name][k], ref_level(Xa[r][:, c], Za[r][:, c], level, name)), (level, name, k)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])

@@ -251,6 +251,30 @@ def _kendall_s(px: _Vec, z: list[float]) -> int:
     return s
 
 
+def _kendall_sweep(pg: _Vec, x: list[float]) -> int:
+    """Concordant minus discordant pairs when ``pg``'s side has few distinct
+    values: take its tie groups in increasing order and compare each group's
+    other-side values ``x`` with those of all earlier groups at once."""
+    seen: list[float] = []
+    s = 0
+    w = pg.w
+    for g in pg.groups:
+        xs = [x[k] for k in g]
+        if w is None:
+            if seen:
+                s += (sum(map(bisect_left, repeat(seen), xs)) + sum(map(bisect_right, repeat(seen), xs))
+                      - len(seen) * len(xs))
+            seen = sorted(seen + xs)
+        else:
+            ws = [w[k] for k in g]
+            if seen:
+                s += (sum(map(mul, ws, map(bisect_left, repeat(seen), xs)))
+                      + sum(map(mul, ws, map(bisect_right, repeat(seen), xs)))
+                      - len(seen) * sum(ws))
+            seen = sorted(seen + list(chain.from_iterable(map(repeat, xs, ws))))
+    return s
+
+
 def _clip(r: float) -> float:
     return 1.0 if r > 1.0 else (-1.0 if r < -1.0 else r)
 
@@ -270,7 +294,12 @@ def _corr(px: _Vec, pz: _Vec, which: tuple[str, ...]) -> tuple[float, ...]:
             out.append(_clip(sum(map(mul, px.wrc, pz.rc)) / math.sqrt(px.rcn * pz.rcn)))
         else:
             n0 = px.n * (px.n - 1) // 2
-            s = _kendall_s(px, pz.v)
+            if pz.groups is not None and 8 * len(pz.groups) <= len(pz.live):
+                s = _kendall_sweep(pz, px.v)
+            elif px.groups is not None and 8 * len(px.groups) <= len(px.live):
+                s = _kendall_sweep(px, pz.v)
+            else:
+                s = _kendall_s(px, pz.v)
             out.append(_clip(s / math.sqrt(n0 - px.ties) / math.sqrt(n0 - pz.ties)))
     return tuple(out)
 
@@ -519,6 +548,7 @@ class _Level:
         self._cache: dict[int, dict] = {}
         self.z = self.keep(data.flat[-1])
         self.col_rows = [[data.cell_row[k] for k in ks] for ks in data.col_cells]
+        self._present = [[int(k >= 0) for k in row] for row in data.idx]
 
     # -- caching ------------------------------------------------------------
     def keep(self, x: list[float]) -> list[float]:
@@ -541,6 +571,10 @@ class _Level:
     # -- building blocks ----------------------------------------------------
     def row_means(self, x: list[float]) -> list[float]:
         return [math.fsum(x[s:e]) / (e - s) for s, e in self.d.row_span]
+
+    def _dense(self, x: list[float]) -> list[list[float]]:
+        """Rows as full-width lists (0.0 where a cell is missing)."""
+        return [[x[k] if k >= 0 else 0.0 for k in row] for row in self.d.idx]
 
     def _col(self, x: list[float], c: int) -> list[float]:
         return [x[k] for k in self.d.col_cells[c]]
@@ -600,22 +634,29 @@ class _Level:
                 zo = self._memo(z, "means_order", lambda: _argsort(zm))
                 w = wr
             else:
-                # means over the drawn tasks, repeats counted
-                wcell = [wt[c] for c in d.cell_col]
+                # means over the drawn tasks, repeats counted: the exact sum of
+                # the drawn scores, rounded once (as if the table were built)
                 tabs = list(xs) + [z]
+                dense = [self._memo(x, "dense", lambda x=x: self._dense(x)) for x in tabs]
                 means = [[0.0] * d.ns for _ in tabs]
                 w = [0] * d.ns
-                for i, (s, e) in enumerate(d.row_span):
+                for i in range(d.ns):
                     k = 1 if wr is None else wr[i]
                     if not k:
                         continue
-                    ww = wcell[s:e]
-                    sw = sum(ww)
-                    if sw:
-                        w[i] = k
-                        for m, x in zip(means, tabs):
-                            # the exact sum of the repeated scores, rounded once
-                            m[i] = math.fsum(chain.from_iterable(map(repeat, x[s:e], ww))) / sw
+                    if d.row_span[i][1] - d.row_span[i][0] == d.nt:
+                        got = d.nt
+                        for m, dn in zip(means, dense):
+                            m[i] = math.fsum(map(dn[i].__getitem__, cols)) / got
+                    else:
+                        present = self._present[i]
+                        got = sum(map(present.__getitem__, cols))
+                        if not got:
+                            continue
+                        for m, dn in zip(means, dense):
+                            m[i] = math.fsum(compress(map(dn[i].__getitem__, cols),
+                                                      map(present.__getitem__, cols))) / got
+                    w[i] = k
                 *means, zm = means
                 orders = [None] * len(xs)
                 zo = None
@@ -690,17 +731,29 @@ def bootstrap_draws(n_systems: int, n_tasks: int, scheme: str = "both", resample
     return out
 
 
+_FLAG_BYTES = bytes.maketrans(b"01", b"\x00\x01")
+_FLIP = bytes.maketrans(b"\x00\x01", b"\x01\x00")
+
+
 def permutation_draws(n_systems: int, n_tasks: int, scheme: str = "both", resamples: int = 1000,
                       seed: int = 0) -> list[bytes]:
     """The permutation-test swaps: for each permutation, one 0/1 flag per
     system (``systems``), per task (``tasks``) or per (system, task) cell,
     row-major (``both``); 1 means A's and B's scores trade places there.
-    A flag is ``random.Random(seed).random() < 0.5``."""
+
+    Each flag is one fair random bit: with ``u = random.Random(seed).random()``,
+    ``int(u * 2**52)`` gives 52 of them (most significant first); a
+    permutation takes as many calls as it needs, none shared with the next."""
     scheme = _check_scheme(scheme, "permutation scheme")
     _check_resamples(resamples)
     rnd = random.Random(_check_seed(seed)).random
     size = {"systems": n_systems, "tasks": n_tasks, "both": n_systems * n_tasks}[scheme]
-    return [bytes([rnd() < 0.5 for _ in range(size)]) for _ in range(resamples)]
+    calls = -(-size // 52)
+    out = []
+    for _ in range(resamples):
+        bits = "".join([format(int(rnd() * 4503599627370496), "052b") for _ in range(calls)])
+        out.append(bits[:size].encode("ascii").translate(_FLAG_BYTES))
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -811,17 +864,62 @@ def _permutation(data, lv, which, scheme, resamples, seed):
             emit(lv.average(xa, range(data.nt))[0], lv.average(xb, range(data.nt))[0])
         return observed, out
 
+    nt = data.nt
+    if lv.level == "system":
+        # each row mean of A' (B') is the mean of the row's kept A (B) scores
+        # and swapped-in B (A) scores: one exact sum over those values
+        rows = [(a[s:e], b[s:e], data.cell_col[s:e], e - s == nt, e - s) for s, e in data.row_span]
+        pz = _vec(lv.row_means(lv.z), None, None, *lv.flags)
+        for m in draws:
+            xa, xb = [], []
+            for i, (ar, br_, cols, full, cnt) in enumerate(rows):
+                if scheme == "systems":
+                    mr = bytes([m[i]]) * cnt
+                elif scheme == "tasks":
+                    mr = m if full else bytes(map(m.__getitem__, cols))
+                else:
+                    mr = m[i * nt:(i + 1) * nt]
+                    if not full:
+                        mr = bytes(map(mr.__getitem__, cols))
+                keep = mr.translate(_FLIP)
+                xa.append(math.fsum(chain(compress(ar, keep), compress(br_, mr))) / cnt)
+                xb.append(math.fsum(chain(compress(br_, keep), compress(ar, mr))) / cnt)
+            emit(_corr(_vec(xa, None, None, *lv.flags), pz, which),
+                 _corr(_vec(xb, None, None, *lv.flags), pz, which))
+        return observed, out
+    if lv.level == "summary":
+        f = lv.flags
+        cols = []
+        for c in range(nt):
+            ks = data.col_cells[c]
+            rws = lv.col_rows[c]
+            cols.append(([a[k] for k in ks], [b[k] for k in ks], rws, len(ks) == data.ns))
+        for m in draws:
+            pa, pb = [], []
+            for c, (ac, bc, rws, full) in enumerate(cols):
+                if scheme == "systems":
+                    mc = m if full else bytes(map(m.__getitem__, rws))
+                else:  # both
+                    mc = m[c::nt]
+                    if not full:
+                        mc = bytes(map(mc.__getitem__, rws))
+                xa = [q if t else p for p, q, t in zip(ac, bc, mc)]
+                xb = [p if t else q for p, q, t in zip(ac, bc, mc)]
+                pz = lv._zcol(c)
+                pa.append(_corr(_vec(xa, None, None, *f), pz, which))
+                pb.append(_corr(_vec(xb, None, None, *f), pz, which))
+            emit(lv.average(pa, range(nt))[0], lv.average(pb, range(nt))[0])
+        return observed, out
     if scheme == "systems":
         at = data.cell_row
     elif scheme == "tasks":
         at = data.cell_col
     else:
-        nt = data.nt
         at = [r * nt + c for r, c in zip(data.cell_row, data.cell_col)]
     for m in draws:
-        cm = [m[i] for i in at]
-        xa = [q if s else p for p, q, s in zip(a, b, cm)]
-        xb = [p if s else q for p, q, s in zip(a, b, cm)]
+        cm = bytes(map(m.__getitem__, at))
+        xa = [q if t else p for p, q, t in zip(a, b, cm)]
+        xb = [p if t else q for p, q, t in zip(a, b, cm)]
         (va, vb), _ = lv.values([xa, xb])
         emit(va, vb)
     return observed, out
