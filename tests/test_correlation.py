@@ -173,8 +173,8 @@ def test_rankdata_equals_scipy(x):
     assert C.rankdata(x) == ss.rankdata(x, method="average").tolist()
 
 
-@settings(max_examples=100, deadline=None)
-@given(st.integers(8, 300), st.integers(2, 6), st.data())
+@settings(max_examples=60, deadline=None)
+@given(st.integers(8, 200), st.integers(2, 6), st.data())
 def test_kendall_with_few_distinct_values_equals_scipy(n, levels, data):
     # many values, few distinct ones on one side: the tie-group sweep
     x = data.draw(st.lists(st.integers(0, levels - 1).map(float), min_size=n, max_size=n))
@@ -258,7 +258,7 @@ def test_missing_cells_and_mappings():
 # Bootstrap resamples and permutations against the reference
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(tables(), st.sampled_from(C.SCHEMES), st.integers(0, 2**32))
 def test_bootstrap_samples_equal_reference(tabs, scheme, seed):
     X, Z = tabs
@@ -293,7 +293,7 @@ def test_bootstrap_samples_on_larger_tables_with_coarse_human_scores(scheme):
                 assert same(got[name][k], ref_level(Xa[r][:, c], Za[r][:, c], level, name)), (level, name, k)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(tables(n_metrics=2), st.sampled_from(C.SCHEMES), st.integers(0, 2**32))
 def test_paired_bootstrap_and_permutation_samples_equal_reference(tabs, scheme, seed):
     A, B, Z = tabs
@@ -302,11 +302,11 @@ def test_paired_bootstrap_and_permutation_samples_equal_reference(tabs, scheme, 
     ok = ~np.isnan(Aa) & ~np.isnan(Ba) & ~np.isnan(Za)
     Aa[~ok] = Ba[~ok] = Za[~ok] = NAN
     As, Bs = ref_zscore(Aa, ok), ref_zscore(Ba, ok)
-    draws = C.bootstrap_draws(ns, nt, scheme, 10, seed)
-    swaps = C.permutation_draws(ns, nt, scheme, 10, seed)
+    draws = C.bootstrap_draws(ns, nt, scheme, 8, seed)
+    swaps = C.permutation_draws(ns, nt, scheme, 8, seed)
     for level in C.LEVELS:
-        boot = C.paired_bootstrap_samples(A, B, Z, level, scheme, 10, seed)
-        observed, perm = C.permutation_samples(A, B, Z, level, scheme, 10, seed)
+        boot = C.paired_bootstrap_samples(A, B, Z, level, scheme, 8, seed)
+        observed, perm = C.permutation_samples(A, B, Z, level, scheme, 8, seed)
         for name in C.COEFFICIENTS:
             assert same(observed[name], ref_level(As, Za, level, name) - ref_level(Bs, Za, level, name))
             for k, (rows, cols) in enumerate(draws):
@@ -331,9 +331,9 @@ def test_p_values_follow_their_definition():
     A, B, H = synthetic(ns=8, nt=10, seed=4, noise_a=1.0, noise_b=1.2)
     for level in C.LEVELS:
         for scheme in C.SCHEMES:
-            observed, perm = C.permutation_samples(A, B, H, level, scheme, 200, 9)
-            res = C.compare(A, B, H, level, permutation=scheme, resamples=200, seed=9)
-            boot = C.paired_bootstrap_samples(A, B, H, level, "both", 200, 9)
+            observed, perm = C.permutation_samples(A, B, H, level, scheme, 100, 9)
+            res = C.compare(A, B, H, level, permutation=scheme, resamples=100, seed=9)
+            boot = C.paired_bootstrap_samples(A, B, H, level, "both", 100, 9)
             for name in C.COEFFICIENTS:
                 d = getattr(res, name)
                 obs, s = observed[name], perm[name]
@@ -343,7 +343,7 @@ def test_p_values_follow_their_definition():
                 assert abs(d.ci[0] - np.percentile(boot[name], 2.5)) < TOL
                 assert abs(d.ci[1] - np.percentile(boot[name], 97.5)) < TOL
                 assert same(d.difference, C.correlate(A, H, level, name) - C.correlate(B, H, level, name))
-            one = C.compare(A, B, H, level, permutation=scheme, resamples=200, seed=9, alternative="greater")
+            one = C.compare(A, B, H, level, permutation=scheme, resamples=100, seed=9, alternative="greater")
             assert all(getattr(one, n).p_value == getattr(one, n).p_one_sided for n in C.COEFFICIENTS)
 
 
@@ -391,9 +391,9 @@ def test_metric_against_its_negation(level, scheme):
 
 
 def test_better_metric_is_significantly_better():
-    A, B, H = synthetic(ns=16, nt=40, seed=6, noise_a=0.5, noise_b=2.0, bias_b=1.0)
+    A, B, H = synthetic(ns=16, nt=30, seed=6, noise_a=0.5, noise_b=2.0, bias_b=1.0)
     for level in C.LEVELS:
-        res = C.compare(A, B, H, level, resamples=300, seed=0)
+        res = C.compare(A, B, H, level, resamples=200, seed=0)
         for name in C.COEFFICIENTS:
             d = getattr(res, name)
             assert d.ci[0] > 0 and d.p_two_sided < 0.05, (level, name)

@@ -31,7 +31,6 @@ import math
 import numbers
 import random
 from bisect import bisect_left, bisect_right, insort
-from collections import Counter
 from dataclasses import dataclass
 from itertools import chain, compress, groupby, repeat
 from operator import mul
@@ -163,8 +162,16 @@ def _vec(v: list[float], w: list[int] | None, order: list[int] | None,
             m = math.fsum(map(mul, w, v)) / n
             c = [x - m for x in v]
             wc = list(map(mul, w, c))
+        ss = sum(map(mul, wc, c))
+        if not 1e-290 < ss < 1e290:
+            # squares would under- or overflow: scale by the largest deviation
+            # (the coefficient does not depend on the scale of either side)
+            a = max(map(abs, c))
+            c = [v / a for v in c]
+            wc = c if w is None else list(map(mul, w, c))
+            ss = sum(map(mul, wc, c))
         p.c, p.wc = c, wc
-        p.cn = math.sqrt(sum(map(mul, wc, c)))
+        p.cn = math.sqrt(ss)
     if need_s or need_k:
         if live is None:
             live = order if order is not None else sorted(range(len(v)), key=v.__getitem__)
