@@ -505,3 +505,20 @@ def test_summeval_identical(path, summeval_cases):
             kinds.add((kind, stem))
     assert kinds == {("single", False), ("single", True), ("multi", False), ("multi", True)}
     assert len(summeval_cases) >= 900
+
+
+# -- docs/migrating.md -------------------------------------------------------------------
+
+
+def test_migrating_doc_examples():
+    import rouge2
+
+    cand = "The inspectors went through the documents."
+    ref = "Inspectors go through documentation and agreements."
+    assert ref_scorer(["rouge1"], True).score(ref, cand)["rouge1"].fmeasure == 0.5
+    assert our_scorer(["rouge1"], True).score(ref, cand)["rouge1"].fmeasure == 0.5
+    # ROUGE-1.5.5 stems went -> go, documents/documentation -> docum: 4 of 6 tokens on each side
+    assert rouge2.score(cand, ref, ["rouge-1"], stem=True)["rouge-1"].fmeasure == pytest.approx(4 / 6)
+    kelvin = "\u212aelvin scale"
+    assert ref_scorer(["rouge1"]).score("kelvin scale", kelvin)["rouge1"].fmeasure == 1.0
+    assert rouge2.score(kelvin, "kelvin scale", ["rouge-1"])["rouge-1"].fmeasure == 0.5
