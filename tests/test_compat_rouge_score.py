@@ -522,3 +522,15 @@ def test_migrating_doc_examples():
     kelvin = "\u212aelvin scale"
     assert ref_scorer(["rouge1"]).score("kelvin scale", kelvin)["rouge1"].fmeasure == 1.0
     assert rouge2.score(kelvin, "kelvin scale", ["rouge-1"])["rouge-1"].fmeasure == 0.5
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_bytes_texts(path):
+    """rouge-score takes bytes too: ASCII-lowercased, then decoded as UTF-8."""
+    target = "\u212aelvin went.\nThe CAT sat".encode()
+    prediction = "kelvin Went\nthe cat".encode()
+    for stem in (False, True):
+        theirs = ref_scorer(ALL_TYPES, stem).score(target, prediction)
+        with kernel_path(path):
+            ours = our_scorer(ALL_TYPES, stem).score(target, prediction)
+        assert_same(ours, theirs)
