@@ -27,7 +27,6 @@ rouge-score draws from numpy's global generator, so its numbers after
 reproducible unless the caller seeds it).
 """
 
-from rouge2.errors import UserError
 from __future__ import annotations
 
 import abc
@@ -36,6 +35,7 @@ import operator
 from typing import Dict
 
 from rouge2.compat.errors import CompatValueError
+from rouge2.errors import UserError
 
 __all__ = ["AggregateScore", "BaseScorer", "BootstrapAggregator", "Score", "fmeasure"]
 
