@@ -21,6 +21,7 @@ commands:
   run CONFIG.yaml                  run an evaluation described by a YAML config
   rouge155 [options] CONFIG.xml    drop-in for ROUGE-1.5.5.pl (same options, same report)
   rouge155-shim DIR                write DIR/ROUGE-1.5.5.pl for pyrouge / files2rouge
+  correlate RESULTS --judgments F  correlations of a run's scores with human judgments, with intervals
   convert-properties FILE          print a YAML config equivalent to a Java ROUGE 2.0 rouge.properties
   example [NAME]                   print a bundled example config (rouge2 example quickstart > run.yaml)
   docs [PAGE]                      print a page of the documentation (rouge2 docs options)
@@ -28,7 +29,8 @@ commands:
 Run 'rouge2 <command> -h' for a command's options, 'rouge2 docs' for the documentation.
 """
 
-COMMANDS = ("score", "run", "rouge155", "rouge155-shim", "convert-properties", "example", "docs")
+COMMANDS = ("score", "run", "correlate", "rouge155", "rouge155-shim", "convert-properties", "example",
+            "docs")
 
 
 def _dispatch(argv: list[str]) -> int:
@@ -59,6 +61,10 @@ def _dispatch(argv: list[str]) -> int:
         from rouge2.cli.score import main as score_main
 
         return score_main(rest)
+    if command == "correlate":
+        from rouge2.cli.correlate import main as correlate_main
+
+        return correlate_main(rest)
     if command == "example":
         from rouge2.cli.help import example_main
 

@@ -30,6 +30,7 @@ from rouge2 import files
 from rouge2.errors import UserError
 from rouge2.io.inputs import INPUT_FORMATS, Columns, InputsConfig
 from rouge2.measures import MEASURE_FORMS
+from rouge2.registry import suggest
 from rouge2.scoring.options import Options, alpha_from_beta, normalize
 from rouge2.scoring.scorer import DEFAULT_MEASURES, canonical_measures
 from rouge2.stats.aggregate import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES
@@ -70,6 +71,9 @@ class OutputsConfig:
     topic_report_top: int = 50
     topic_report_task_order: str = "natural"
     overwrite: bool = False                 # replace existing files rouge2 did not write
+    variants_csv: Path | None = None        # the side-by-side table (runs with variants)
+    correlations_json: Path | None = None   # meta-evaluation results
+    correlations_csv: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -82,10 +86,19 @@ class RunConfig:
     measures: tuple[str, ...] = DEFAULT_MEASURES
     bootstrap: BootstrapConfig | None = None
     compare: CompareConfig | None = None
+    #: named option sets scored side by side in one pass; empty: one unnamed set (``options``)
+    variants: tuple[tuple[str, Options], ...] = ()
+    compare_variants: tuple[tuple[str, str], ...] = ()
+    meta_evaluation: Any = None  # rouge2.run.meta.MetaSpec
+
+    @property
+    def option_sets(self) -> tuple[tuple[str | None, Options], ...]:
+        """``(variant name, options)`` of every set the run scores (``None``: no variants)."""
+        return self.variants or ((None, self.options),)
 
     def settings(self) -> dict[str, Any]:
         """Every setting that changes a number, as plain JSON data."""
-        return {
+        out = {
             "inputs": {"format": self.inputs.format, "encoding": self.inputs.encoding},
             "options": self.options.settings(),
             "measures": list(self.measures),
@@ -101,6 +114,10 @@ class RunConfig:
                 "seed": self.compare.seed,
             },
         }
+        if self.variants:
+            out["variants"] = {name: o.settings() for name, o in self.variants}
+            out["compare_variants"] = [list(p) for p in self.compare_variants]
+        return out
 
 
 OUTPUT_DEFAULTS = {
@@ -109,7 +126,13 @@ OUTPUT_DEFAULTS = {
     "per_summary_jsonl": "per_summary.jsonl",
     "per_summary_csv": "per_summary.csv",
     "summary_json": "summary.json",
+    "variants_csv": "variants.csv",
+    "correlations_json": "correlations.json",
+    "correlations_csv": "correlations.csv",
 }
+#: written only when the run has variants / a meta_evaluation section
+CONDITIONAL_OUTPUTS = {"variants_csv": "variants", "correlations_json": "meta_evaluation",
+                       "correlations_csv": "meta_evaluation"}
 TOPIC_REPORT_DEFAULT = "topic_coverage"
 
 
@@ -228,11 +251,12 @@ COMPARE = Section("compare", {
     "test": Choice(TESTS),
     "resamples": Int(minimum=1, maximum=10_000_000),
     "seed": Int(minimum=0),
-}, required=("pairs",))
+})
 
 OUTPUTS = Section("outputs", {
     "dir": PathKind("a folder path"),
     "csv": Node(), "per_summary_jsonl": Node(), "per_summary_csv": Node(), "summary_json": Node(),
+    "variants_csv": Node(), "correlations_json": Node(), "correlations_csv": Node(),
     "console": Bool(),
     "topic_report": Node(),
     "overwrite": Bool(),
@@ -247,7 +271,25 @@ TOP = Section("config", {
     "beta": Apply(alpha_from_beta, "a number >= 0 (1 = F1)"),
     "rounding": _option("rounding", "none or rouge155"),
     "bootstrap": Node(), "compare": Node(), "outputs": Node(),
+    "variants": Node(), "compare_variants": Node(), "meta_evaluation": Node(),
 }, required=("inputs",))
+
+#: what a variant may override
+VARIANT_KEYS = ("preprocess", "multi_reference")
+
+META = Section("meta_evaluation", {
+    "judgments": PathKind("a judgments file"),
+    "dimensions": ListOf(Text("a dimension name"), scalar_ok=True),
+    "levels": ListOf(Choice(("system", "summary", "global")), scalar_ok=True),
+    "scores": ListOf(Choice(("recall", "precision", "fmeasure")), scalar_ok=True),
+    "measures": ListOf(Text("a measure name"), scalar_ok=True),
+    "resampling": Choice(("systems", "tasks", "both")),
+    "permutation": Choice(("systems", "tasks", "both")),
+    "resamples": Int(minimum=1, maximum=1_000_000),
+    "confidence": Number(lambda v: 0.0 < v < 1.0, "a number between 0 and 1, such as 0.95"),
+    "seed": Int(minimum=0),
+    "compare": Node(),
+}, required=("judgments",))
 
 
 # ---------------------------------------------------------------------------
@@ -278,16 +320,16 @@ def _inputs(ctx: Ctx, node: yaml.Node) -> tuple[InputsConfig, str | None]:
         encoding = check_encoding(encoding, ctx, c.value_node("encoding"), "inputs.encoding")
     columns = Columns()
     if "columns" in c:
-        if fmt not in ("jsonl", "csv", "tsv"):
-            raise ctx.fail(c.key_node("columns"), f"inputs.columns: only used with the jsonl, csv "
-                                                  f"and tsv formats, not with {fmt}")
+        if fmt not in ("jsonl", "csv", "tsv", "summeval"):
+            raise ctx.fail(c.key_node("columns"), f"inputs.columns: only used with the jsonl, csv, "
+                                                  f"tsv and summeval formats, not with {fmt}")
         cc = COLUMNS.check(ctx, c.get("columns"))
         kw: dict[str, Any] = {k: cc.get(k) for k in ("task", "system", "candidate",
                                                      "reference_names") if k in cc}
         if "references" in cc:
             kw["references"] = tuple(cc.get("references"))
         columns = Columns(**kw)
-        if fmt == "jsonl" and len(columns.references) != 1:
+        if fmt in ("jsonl", "summeval") and len(columns.references) != 1:
             raise ctx.fail(cc.node, "inputs.columns.references: JSONL rows keep their references in "
                                     "one field (a text or a list of texts); give one field name")
     return InputsConfig(format=fmt, path=path, encoding=encoding, columns=columns), c.get("sentences")
@@ -346,7 +388,7 @@ def _compare(ctx: Ctx, node: yaml.Node) -> CompareConfig | None:
     if is_null(node):
         return None
     c = COMPARE.check(ctx, node)
-    pairs = _system_pairs(ctx, c.get("pairs"), "compare.pairs")
+    pairs = _system_pairs(ctx, c.get("pairs"), "compare.pairs") if "pairs" in c else []
     kw = {k: v for k, v in c.values.items() if k != "pairs"}
     return CompareConfig(pairs=tuple(pairs), **kw)
 
@@ -417,14 +459,21 @@ def _topic_report(ctx: Ctx, node: yaml.Node, out_dir: Path,
     return base, topics, extra
 
 
-def _outputs(ctx: Ctx, node: yaml.Node | None, measures: tuple[str, ...]) -> OutputsConfig:
+def _outputs(ctx: Ctx, node: yaml.Node | None, measures: tuple[str, ...],
+             present: frozenset[str] = frozenset()) -> OutputsConfig:
+    """``present``: the top-level sections the config has (conditional outputs need theirs)."""
     c = OUTPUTS.check(ctx, node)
     out_dir = c.get("dir") if "dir" in c else ctx.base / OUTPUT_DEFAULTS["dir"]
     if out_dir.exists() and not out_dir.is_dir():
         raise ctx.fail(c.value_node("dir"), f"outputs.dir: {out_dir} is a file, not a folder")
     files: dict[str, Path | None] = {}
-    for key in ("csv", "per_summary_jsonl", "per_summary_csv", "summary_json"):
-        if key in c:
+    for key in ("csv", "per_summary_jsonl", "per_summary_csv", "summary_json", *CONDITIONAL_OUTPUTS):
+        if key in CONDITIONAL_OUTPUTS and CONDITIONAL_OUTPUTS[key] not in present:
+            if key in c and not (is_null(c.get(key)) or is_bool(c.get(key))):
+                raise ctx.fail(c.value_node(key), f"outputs.{key}: the config has no "
+                                                  f"'{CONDITIONAL_OUTPUTS[key]}' section to write it for")
+            files[key] = None
+        elif key in c:
             files[key] = _output_file(ctx, c.get(key), f"outputs.{key}", out_dir, OUTPUT_DEFAULTS[key])
         else:
             files[key] = out_dir / OUTPUT_DEFAULTS[key]
@@ -481,6 +530,114 @@ def _options(ctx: Ctx, top: Checked, pre: Checked, sentences: str | None) -> Opt
 # entry points
 
 
+def _variants(ctx: Ctx, node: yaml.Node, base: Options, base_pre: Checked,
+              sentences: str | None, top: Checked) -> tuple[tuple[str, Options], ...]:
+    """``variants: {name: {preprocess: {...}, multi_reference: ...}}``: each a copy of the
+    run's options with those overrides."""
+    if is_null(node):
+        return ()
+    if not isinstance(node, yaml.MappingNode) or not node.value:
+        raise ctx.fail(node, f"variants: expected a mapping of variant names to overrides such as "
+                             f"{{plain: {{}}, wordnet: {{preprocess: {{synonyms: true}}}}}}, got {show(node)}")
+    out: list[tuple[str, Options]] = []
+    for knode, vnode in node.value:
+        name = Text("a variant name", allow_numbers=True).check(ctx, knode, "variants")
+        if not name.strip() or any(c in name for c in "@/|,\n"):
+            raise ctx.fail(knode, f"variants: {name!r} is not a usable variant name (no @ / | , allowed)")
+        if name in dict(out):
+            raise ctx.fail(knode, f"variants: {name!r} is given twice")
+        values: dict[str, Any] = dict(base_pre.values)
+        if sentences is not None:
+            values["sentences"] = sentences
+        for key in ("multi_reference", "rounding", "alpha"):
+            if key in top:
+                values[key] = top.get(key)
+        if "beta" in top:
+            values["alpha"] = top.get("beta")
+        if not is_null(vnode):
+            m = mapping(ctx, vnode, f"variants.{name}", VARIANT_KEYS)
+            if "preprocess" in m:
+                pre = Section(f"variants.{name}.preprocess", PREPROCESS.fields).check(ctx, m["preprocess"][1])
+                values.update(pre.values)
+            if "multi_reference" in m:
+                values["multi_reference"] = _option("multi_reference", "pooled, best, average or max-f") \
+                    .check(ctx, m["multi_reference"][1], f"variants.{name}.multi_reference")
+        options = replace(Options(), **values)
+        try:
+            options.check()
+        except UserError as exc:
+            raise ctx.fail(vnode, f"variants.{name}: {exc}") from None
+        out.append((name, options))
+    return tuple(out)
+
+
+def _variant_pairs(ctx: Ctx, node: yaml.Node, variants: tuple[tuple[str, Options], ...],
+                   key: str) -> tuple[tuple[str, str], ...]:
+    names = [n for n, _ in variants]
+    pairs = _system_pairs(ctx, node, key)
+    for (a, b), item in zip(pairs, node.value):
+        for n in (a, b):
+            if n not in names:
+                raise ctx.fail(item, f"{key}: no variant named {n!r}{suggest(n, names)}; "
+                                     f"variants: {', '.join(names) or 'none (add a variants section)'}")
+    return tuple(pairs)
+
+
+def _meta(ctx: Ctx, node: yaml.Node, variants: tuple[tuple[str, Options], ...],
+          measures: tuple[str, ...], compare_variants: tuple[tuple[str, str], ...]):
+    from rouge2.stats.meta import MetaSpec, Metric
+
+    if is_null(node):
+        return None
+    c = META.check(ctx, node)
+    path = c.get("judgments")
+    if not path.is_file():
+        raise ctx.fail(c.value_node("judgments"), f"meta_evaluation.judgments: file not found: {path} "
+                                                  f"(relative paths are resolved from the config's folder)")
+    names = [n for n, _ in variants]
+    kw: dict[str, Any] = {"judgments": path}
+    for key in ("dimensions", "levels", "scores"):
+        if key in c:
+            kw[key] = tuple(dict.fromkeys(c.get(key)))
+    if "measures" in c:
+        try:
+            kw["measures"] = tuple(canonical_measures(c.get("measures")))
+        except UserError as exc:
+            raise ctx.fail(c.value_node("measures"), f"meta_evaluation.measures: {exc}") from None
+        for m in kw["measures"]:
+            if m not in measures:
+                raise ctx.fail(c.value_node("measures"), f"meta_evaluation.measures: {m!r} is not among "
+                                                         f"the run's measures: {', '.join(measures)}")
+    for key in ("resampling", "permutation", "resamples", "confidence", "seed"):
+        if key in c:
+            kw[key] = c.get(key)
+    pairs = []
+    if "compare" in c:
+        cnode = c.get("compare")
+        raw = _system_pairs(ctx, cnode, "meta_evaluation.compare")
+        for (a, b), item in zip(raw, cnode.value):
+            try:
+                ma, mb = Metric.parse(a), Metric.parse(b)
+            except UserError as exc:
+                raise ctx.fail(item, f"meta_evaluation.compare: {exc}") from None
+            for m in (ma, mb):
+                if m.measure not in measures:
+                    raise ctx.fail(item, f"meta_evaluation.compare: {m}: {m.measure!r} is not among the "
+                                         f"run's measures: {', '.join(measures)}")
+                if (m.variant is None) != (not names) or (m.variant is not None and m.variant not in names):
+                    raise ctx.fail(item, f"meta_evaluation.compare: {m}: name a variant with @ "
+                                         f"({', '.join(names)})" if names else
+                                         f"meta_evaluation.compare: {m}: the run has no variants")
+            pairs.append((ma, mb))
+    elif compare_variants:
+        # by default, each compared pair of variants, for every measure, on F
+        for a, b in compare_variants:
+            for m in kw.get("measures", measures):
+                pairs.append((Metric(m, "fmeasure", a), Metric(m, "fmeasure", b)))
+    kw["compare"] = tuple(pairs)
+    return MetaSpec(**kw)
+
+
 def parse_config(text: str, source: str | Path | None = None,
                  base: str | Path | None = None) -> RunConfig:
     """Validate config ``text``; ``source`` names it in messages, ``base`` resolves paths."""
@@ -498,11 +655,19 @@ def parse_config(text: str, source: str | Path | None = None,
     measures = _measures(ctx, top.get("measures")) if "measures" in top else DEFAULT_MEASURES
     bootstrap = _bootstrap(ctx, top.get("bootstrap")) if "bootstrap" in top else None
     compare = _compare(ctx, top.get("compare")) if "compare" in top else None
-    outputs = _outputs(ctx, top.get("outputs"), measures)
+    outputs = _outputs(ctx, top.get("outputs"), measures,
+                       frozenset(k for k in ("variants", "meta_evaluation") if k in top))
+    variants = _variants(ctx, top.get("variants"), options, pre, sentences, top) if "variants" in top else ()
+    compare_variants: tuple[tuple[str, str], ...] = ()
+    if "compare_variants" in top:
+        compare_variants = _variant_pairs(ctx, top.get("compare_variants"), variants, "compare_variants")
+    meta = _meta(ctx, top.get("meta_evaluation"), variants, measures, compare_variants) \
+        if "meta_evaluation" in top else None
     return RunConfig(
         source=Path(source).resolve() if source is not None else None,
         name=top.get("name"), inputs=inputs, options=options, measures=measures,
-        bootstrap=bootstrap, compare=compare, outputs=outputs,
+        bootstrap=bootstrap, compare=compare, outputs=outputs, variants=variants,
+        compare_variants=compare_variants, meta_evaluation=meta,
     )
 
 

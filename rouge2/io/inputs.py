@@ -39,7 +39,7 @@ __all__ = ["Columns", "InputItem", "InputsConfig", "INPUT_FORMATS", "read_inputs
 
 
 #: the input formats, for ``inputs.format``
-INPUT_FORMATS = ("java-project", "rouge155-xml", "jsonl", "csv", "tsv")
+INPUT_FORMATS = ("java-project", "rouge155-xml", "jsonl", "csv", "tsv", "summeval")
 
 
 @dataclass(frozen=True)
@@ -319,6 +319,38 @@ def read_delimited(cfg: InputsConfig, delimiter: str) -> Iterator[InputItem]:
 # ---------------------------------------------------------------------------
 
 
+# ---------------------------------------------------------------------------
+# summeval: the SummEval release's JSONL (doc_id, ref_summ, ref_summs, sys_summs)
+
+
+def read_summeval(cfg: InputsConfig) -> Iterator[InputItem]:
+    """One task per line (``doc_id``), one item per system in ``sys_summs``
+    (``{name: {"sys_summ": text, "scores": {...}}}``); the references are the
+    field ``inputs.columns.references`` names: ``ref_summ`` (one reference,
+    the default) or ``ref_summs`` (all eleven)."""
+    ref_key = cfg.columns.references[0] if cfg.columns.references != ("references",) else "ref_summ"
+    for lineno, line in decoded_lines(cfg.path, cfg.encoding):
+        if not line.strip():
+            continue
+        where = f"{cfg.path}:{lineno}"
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise UserError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+        if not isinstance(row, dict) or "doc_id" not in row or not isinstance(row.get("sys_summs"), dict):
+            raise UserError(f"{where}: not a SummEval row (doc_id, {ref_key}, sys_summs)")
+        if ref_key not in row:
+            raise UserError(f"{where}: the row has no field {ref_key!r} (inputs.columns.references)")
+        refs = row[ref_key] if isinstance(row[ref_key], list) else [row[ref_key]]
+        names = [f"ref{i + 1}" for i in range(len(refs))] if len(refs) > 1 else [ref_key]
+        for system in sorted(row["sys_summs"]):
+            entry = row["sys_summs"][system]
+            cand = entry.get("sys_summ") if isinstance(entry, dict) else None
+            if cand is None:
+                raise UserError(f"{where}: system {system!r} has no 'sys_summ'")
+            yield _make_item(cfg, where, row["doc_id"], system, cand, refs, names)
+
+
 def read_inputs(cfg: InputsConfig) -> Iterator[InputItem]:
     """The items of ``cfg`` as a stream."""
     if cfg.format == "java-project":
@@ -331,4 +363,6 @@ def read_inputs(cfg: InputsConfig) -> Iterator[InputItem]:
         return read_delimited(cfg, ",")
     if cfg.format == "tsv":
         return read_delimited(cfg, "\t")
+    if cfg.format == "summeval":
+        return read_summeval(cfg)
     raise UserError(f"unknown input format {cfg.format!r}")

@@ -21,7 +21,7 @@ import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Iterable, Mapping, Sequence
+from typing import IO, Any, Iterable, Mapping, Sequence
 
 from rouge2.errors import UserError
 from rouge2.stats.prf import Score
@@ -163,17 +163,20 @@ def write_jsonl_record(out: IO[str], record: dict) -> None:
 
 
 class PerSummaryCsv:
-    """Long format: one line per (task, system, measure)."""
+    """Long format: one line per (task, system, measure), with a ``variant``
+    column first when the run has variants."""
 
-    def __init__(self, out: IO[str]) -> None:
+    def __init__(self, out: IO[str], variants: bool = False) -> None:
         self._w = csv.writer(out, lineterminator="\n")
-        self._w.writerow(PER_SUMMARY_CSV_HEADER)
+        self._variants = variants
+        self._w.writerow((("variant",) if variants else ()) + PER_SUMMARY_CSV_HEADER)
 
     def write(self, task: str, system: str, num_references: int,
-              scores: Mapping[str, Score]) -> None:
+              scores: Mapping[str, Score], variant: str | None = None) -> None:
+        first = (variant,) if self._variants else ()
         for m, s in scores.items():
-            self._w.writerow((task, system, m, repr(float(s.recall)), repr(float(s.precision)),
-                              repr(float(s.fmeasure)), num_references))
+            self._w.writerow(first + (task, system, m, repr(float(s.recall)), repr(float(s.precision)),
+                                      repr(float(s.fmeasure)), num_references))
 
 
 # ---------------------------------------------------------------------------
@@ -237,3 +240,113 @@ def format_comparisons(comparisons: Sequence[Mapping]) -> str:
             f"p = {c['p_value']:.4f}  [{c['test']}, {c['tasks']} tasks, {c['resamples']} resamples, "
             f"seed {c['seed']}]")
     return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------
+# meta-evaluation
+
+
+def format_correlations(rows: Sequence[dict[str, Any]], cmp_rows: Sequence[dict[str, Any]] = ()) -> str:
+    """A console table of correlations (and of comparisons)."""
+    def f(e: dict | None) -> str:
+        if not e or e.get("value") is None:
+            return "n/a"
+        lo, hi = e["ci"]
+        ci = f" [{lo:+.3f}, {hi:+.3f}]" if lo is not None else ""
+        return f"{e['value']:+.3f}{ci}"
+
+    lines = []
+    table = [["level", "metric", "dimension", "n", "pearson", "spearman", "kendall"]]
+    for r in rows:
+        metric = f"{r['measure']}/{r['score']}" + (f"@{r['variant']}" if r["variant"] else "")
+        table.append([r["level"], metric, r["dimension"], str(r["n"]), f(r["pearson"]),
+                      f(r["spearman"]), f(r["kendall"])])
+    lines += _align_rows(table)
+    if cmp_rows:
+        lines += ["", "paired tests: does A correlate better than B? (difference A - B [interval], "
+                      "permutation p, two-sided)"]
+        t2 = [["level", "A", "B", "dimension", "pearson", "spearman", "kendall"]]
+        for c in cmp_rows:
+            cells = []
+            for k in ("pearson", "spearman", "kendall"):
+                d = c.get(k)
+                cells.append("n/a" if not d or d.get("difference") is None else
+                             f"{d['difference']:+.3f} [{d['ci'][0]:+.3f}, {d['ci'][1]:+.3f}] p={d['p_two_sided']:.3f}")
+            t2.append([c["level"], c["a"], c["b"], c["dimension"], *cells])
+        lines += _align_rows(t2)
+    return "\n".join(lines) + "\n"
+
+
+def _align_rows(rows: list[list[str]]) -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    out = []
+    for k, r in enumerate(rows):
+        out.append("  ".join(c.ljust(widths[i]) for i, c in enumerate(r)).rstrip())
+        if k == 0:
+            out.append("  ".join("-" * w for w in widths))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# variants
+
+
+VARIANTS_CSV_HEADER = ("variant", "system", "measure", "recall", "precision", "fmeasure", "tasks",
+                       "fmeasure_low", "fmeasure_high")
+
+
+def write_variants_csv(out: IO[str], variants: Mapping[str, Mapping[str, Mapping[str, Any]]],
+                       measures: Sequence[str]) -> None:
+    """The side-by-side table: one row per variant, system and measure."""
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(VARIANTS_CSV_HEADER)
+    for variant, systems in variants.items():
+        for system, per in systems.items():
+            for m in measures:
+                e = per[m]
+                ci = (e.get("ci") or {}).get("fmeasure") or ("", "")
+                w.writerow((variant, system, m, repr(e["recall"]), repr(e["precision"]),
+                            repr(e["fmeasure"]), e["tasks"], *(repr(x) if x != "" else "" for x in ci)))
+
+
+def format_variant_rankings(rankings: Mapping[str, Any]) -> str:
+    """Each variant's ranking of the systems, and how alike the variants rank them."""
+    lines = ["", "rankings of the systems (by F), and agreement between variants"]
+    for variant, per in rankings["rankings"].items():
+        for m, order in per.items():
+            lines.append(f"  {variant:<12} {m}: {' > '.join(order)}")
+    for a in rankings["agreement"]:
+        same = "same order" if a["same_order"] else "different order"
+        lines.append(f"  {a['variant_a']} vs {a['variant_b']} {a['measure']}: Kendall tau "
+                     f"{a['kendall']:+.3f}, Spearman {a['spearman']:+.3f} over {a['systems']} systems ({same})")
+    return "\n".join(lines) + "\n"
+
+
+def format_variant_comparisons(rows: Sequence[Mapping[str, Any]]) -> str:
+    if not rows:
+        return ""
+    lines = ["", "paired tests between variants (per system, F over its tasks)"]
+    for c in rows:
+        lines.append(f"  {c['system']} {c['measure']}: {c['variant_a']} {c['mean_a']:.5f} vs "
+                     f"{c['variant_b']} {c['mean_b']:.5f} (diff {c['difference']:+.5f}), "
+                     f"p = {c['p_value']:.4f}  [{c['test']}, {c['tasks']} tasks]")
+    return "\n".join(lines) + "\n"
+
+
+def correlations_csv(rows: Sequence[Mapping[str, Any]]) -> str:
+    """The correlations as CSV text: one row per level, variant, measure, score and dimension."""
+    import io
+
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    coeffs = ("pearson", "spearman", "kendall")
+    w.writerow(["level", "variant", "measure", "score", "dimension", "n",
+                *(f"{c}{part}" for c in coeffs for part in ("", "_low", "_high"))])
+    for r in rows:
+        cells = []
+        for c in coeffs:
+            e = r[c]
+            cells += [e["value"], *e["ci"]]
+        w.writerow([r["level"], r["variant"] or "", r["measure"], r["score"], r["dimension"], r["n"],
+                    *("" if v is None else repr(v) for v in cells)])
+    return buf.getvalue()

@@ -19,20 +19,36 @@ from rouge2.stats.combine import combine
 from rouge2.stats.prf import Score
 
 
-class PairScorer:
-    """Scores one input item: per measure the statistics against each
-    reference and the combined score; the topic coverage when the report is on."""
+def analysis_key(o: Options) -> tuple:
+    """The options that decide how a text is analysed: option sets that agree on
+    them share one analyzer, so each text is analysed (and tagged) once."""
+    return (o.tokenizer, o.sentences, o.stem, o.stopwords, o.word_limit, o.byte_limit)
 
-    def __init__(self, measures: tuple[str, ...], options: Options, report_topics: str | None):
-        self.scorer = Scorer(measures, options=options)
+
+class PairScorer:
+    """Scores one input item under every option set (variant): per measure the
+    statistics against each reference and the combined score; the topic
+    coverage (under the first set) when the report is on."""
+
+    def __init__(self, measures: tuple[str, ...], option_sets, report_topics: str | None):
+        if isinstance(option_sets, Options):
+            option_sets = ((None, option_sets),)
+        analyzers: dict[tuple, Any] = {}
+        self.scorers: dict[Any, Scorer] = {}
+        for name, options in option_sets:
+            key = analysis_key(options)
+            scorer = Scorer(measures, options=options, analyzer=analyzers.get(key))
+            analyzers.setdefault(key, scorer.analyzer)
+            self.scorers[name] = scorer
+        self.scorer = next(iter(self.scorers.values()))
         self.coverage = None
         if report_topics is not None:
             from rouge2.io.topic_report import TopicCoverage
 
             self.coverage = TopicCoverage(self.scorer, report_topics)
 
-    def __call__(self, item: InputItem) -> tuple[dict[str, Score], dict[str, list[PairStats]], Any]:
-        sc = self.scorer
+    @staticmethod
+    def _score(sc: Scorer, item: InputItem) -> tuple[dict[str, Score], dict[str, list[PairStats]]]:
         o = sc.options
         per_measure = sc.pair_stats(item.candidate, list(item.references))
         scores: dict[str, Score] = {}
@@ -42,11 +58,15 @@ class PairScorer:
             stats[name] = per_ref
             scores[name] = combine(sc.measures[name], per_ref, o.multi_reference, o.alpha,
                                    [p[1] for p in pairs], o.rounding)
+        return scores, stats
+
+    def __call__(self, item: InputItem) -> tuple[dict[Any, tuple[dict[str, Score], dict]], Any]:
+        per_variant = {name: self._score(sc, item) for name, sc in self.scorers.items()}
         cov = None
         if self.coverage is not None:
             cov = self.coverage.pair(item.task, item.system, _text(item.candidate),
                                      [_text(r) for r in item.references], item.reference_names)
-        return scores, stats, cov
+        return per_variant, cov
 
 
 def _text(t) -> str:
@@ -57,9 +77,9 @@ def _text(t) -> str:
 _WORKER: PairScorer | None = None
 
 
-def _init_worker(measures, options, report_topics) -> None:
+def _init_worker(measures, option_sets, report_topics) -> None:
     global _WORKER
-    _WORKER = PairScorer(measures, options, report_topics)
+    _WORKER = PairScorer(measures, option_sets, report_topics)
 
 
 def _score_chunk(chunk: list[InputItem]) -> list:

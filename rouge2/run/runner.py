@@ -32,18 +32,35 @@ from rouge2.io.inputs import InputItem, read_inputs
 from rouge2.io.ownership import OutputGuard
 from rouge2.run.parallel import PairScorer, scored
 from rouge2.scoring.signature import data_versions, signature, signature_line
-from rouge2.stats.aggregate import by_system, compare, summarize
+from rouge2.stats.aggregate import by_system, compare, ranking, ranking_agreement, summarize
+from rouge2.stats.significance import DEFAULT_TEST, DEFAULT_TEST_RESAMPLES
 from rouge2.stats.prf import Score
 
 
 @dataclass
-class RunResult:
-    """What a run computed (also what the JSON summary holds)."""
+class VariantResult:
+    """The scores of one option set: per pair, per system, and its comparisons."""
 
+    name: str | None
     pairs: dict[tuple[str, str], dict[str, Score]] = field(default_factory=dict)
-    num_references: dict[tuple[str, str], int] = field(default_factory=dict)
     systems: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     comparisons: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class RunResult:
+    """What a run computed (also what the JSON summary holds).
+
+    ``variants`` holds one :class:`VariantResult` per option set (one, named
+    ``None``, for a run without variants); ``pairs``, ``systems`` and
+    ``comparisons`` are the first one's."""
+
+    variants: dict[str | None, VariantResult] = field(default_factory=dict)
+    num_references: dict[tuple[str, str], int] = field(default_factory=dict)
+    variant_comparisons: list[dict[str, Any]] = field(default_factory=list)
+    rankings: dict[str, Any] = field(default_factory=dict)
+    correlations: list[dict[str, Any]] = field(default_factory=list)
+    correlation_comparisons: list[dict[str, Any]] = field(default_factory=list)
     summary: dict[str, Any] = field(default_factory=dict)
     written: list[Path] = field(default_factory=list)
     console: str = ""
@@ -51,6 +68,22 @@ class RunResult:
     #: stopwords): they score 0, and the console and summary say how many
     empty_candidates: int = 0
     empty_references: int = 0
+
+    @property
+    def main(self) -> VariantResult:
+        return next(iter(self.variants.values()))
+
+    @property
+    def pairs(self) -> dict[tuple[str, str], dict[str, Score]]:
+        return self.main.pairs
+
+    @property
+    def systems(self) -> dict[str, dict[str, dict[str, Any]]]:
+        return self.main.systems
+
+    @property
+    def comparisons(self) -> list[dict[str, Any]]:
+        return self.main.comparisons
 
 
 def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None,
@@ -65,26 +98,36 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
     stdout = sys.stdout if stdout is None else stdout
     o = cfg.outputs
     declared = [o.csv, o.per_summary_jsonl, o.per_summary_csv, o.summary_json, o.topic_report,
-                o.topic_report_csv]
+                o.topic_report_csv, o.variants_csv, o.correlations_json, o.correlations_csv]
     if o.topic_report is not None:
         from rouge2.io.topic_report import report_paths
 
         declared += [p for kind, p in report_paths(o.topic_report).items() if kind not in ("html", "folder")]
     guard = OutputGuard(declared, overwrite=overwrite or o.overwrite)
+    judgments = None
+    if cfg.meta_evaluation is not None:  # read before scoring: a bad file fails fast
+        from rouge2.io.judgments import read_judgments
+
+        judgments = read_judgments(cfg.meta_evaluation.judgments, cfg.meta_evaluation.dimensions)
     report_topics = None
     if o.topic_report is not None:
         from rouge2.io.topic_report import report_topics as _report_topics
 
         report_topics = _report_topics(cfg)
-    pair_scorer = PairScorer(cfg.measures, cfg.options, report_topics)
+    option_sets = cfg.option_sets
+    pair_scorer = PairScorer(cfg.measures, option_sets, report_topics)
     scorer = pair_scorer.scorer
     versions = data_versions(cfg.options, cfg.measures, scorer.tagger)
-    result = RunResult()
+    if cfg.variants:
+        versions["variants"] = {name: data_versions(opts, cfg.measures, pair_scorer.scorers[name].tagger)
+                                for name, opts in cfg.variants}
+    result = RunResult(variants={name: VariantResult(name) for name, _ in option_sets})
     input_hash = hashlib.sha256()
 
     with OutputTransaction() as tx:
         jsonl = tx.open(o.per_summary_jsonl) if o.per_summary_jsonl else None
-        long_csv = out.PerSummaryCsv(tx.open(o.per_summary_csv, newline="")) if o.per_summary_csv else None
+        long_csv = out.PerSummaryCsv(tx.open(o.per_summary_csv, newline=""),
+                                     variants=bool(cfg.variants)) if o.per_summary_csv else None
         report = None
         if pair_scorer.coverage is not None:
             from rouge2.io.topic_report import TopicReportWriter
@@ -122,17 +165,19 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
                 yield item
 
         stream = read_inputs(cfg.inputs) if items is None else items
-        results = scored(checked(stream), pair_scorer, jobs, (cfg.measures, cfg.options, report_topics))
+        results = scored(checked(stream), pair_scorer, jobs, (cfg.measures, option_sets, report_topics))
         try:
-            for item, (scores, stats, cov) in _progress(results, progress):
+            for item, (per_variant, cov) in _progress(results, progress):
                 key = (item.task, item.system)
-                result.pairs[key] = scores
                 result.num_references[key] = len(item.references)
-                if jsonl is not None:
-                    out.write_jsonl_record(jsonl, out.per_summary_record(
-                        item.task, item.system, item.reference_names, scores, stats))
-                if long_csv is not None:
-                    long_csv.write(item.task, item.system, len(item.references), scores)
+                for name, (scores, stats) in per_variant.items():
+                    result.variants[name].pairs[key] = scores
+                    extra = {"variant": name} if cfg.variants else {}
+                    if jsonl is not None:
+                        out.write_jsonl_record(jsonl, out.per_summary_record(
+                            item.task, item.system, item.reference_names, scores, stats, **extra))
+                    if long_csv is not None:
+                        long_csv.write(item.task, item.system, len(item.references), scores, variant=name)
                 if report is not None:
                     report.add(item.system, cov)
         except BaseException:
@@ -144,8 +189,14 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
         if not result.pairs:
             raise UserError(f"{cfg.inputs.path}: no summaries to score")
 
-        _aggregate(cfg, result)
-        result.comparisons = _compare(cfg, result)
+        for v in result.variants.values():
+            _aggregate(cfg, v)
+            v.comparisons = _compare(cfg, v)
+        if cfg.variants:
+            result.rankings = _rankings(cfg, result)
+            result.variant_comparisons = _compare_variants(cfg, result)
+        if cfg.meta_evaluation is not None:
+            _meta_evaluate(cfg, result, judgments)
         result.summary = _summary(cfg, result, versions, input_hash.hexdigest())
 
         if o.csv:
@@ -154,6 +205,17 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
         if o.summary_json:
             with tx.open(o.summary_json) as f:
                 out.write_json(f, result.summary)
+        if o.variants_csv and cfg.variants:
+            with tx.open(o.variants_csv, newline="") as f:
+                out.write_variants_csv(f, {n: v.systems for n, v in result.variants.items()}, cfg.measures)
+        if cfg.meta_evaluation is not None:
+            if o.correlations_json:
+                with tx.open(o.correlations_json) as f:
+                    out.write_json(f, {"correlations": result.correlations,
+                                       "comparisons": result.correlation_comparisons})
+            if o.correlations_csv:
+                with tx.open(o.correlations_csv, newline="") as f:
+                    f.write(out.correlations_csv(result.correlations))
         if report is not None:
             with tx.open(o.topic_report) as f:
                 report.finish(f, open_file=tx.open, html_path=o.topic_report)
@@ -179,19 +241,25 @@ def _progress(stream: Iterable, enabled: bool | None):
     return tqdm(stream, desc="scoring", unit=" summaries", file=sys.stderr, leave=False)
 
 
-def _aggregate(cfg: RunConfig, result: RunResult) -> None:
+def _label(variant: str | None, rest: str) -> str:
+    """The bootstrap / test stream label: variants add their name, so a run
+    without variants keeps the streams (and numbers) it always had."""
+    return rest if variant is None else f"{variant}|{rest}"
+
+
+def _aggregate(cfg: RunConfig, result: VariantResult) -> None:
     bs = cfg.bootstrap
     for system, tasks in by_system(result.pairs).items():
         result.systems[system] = {
             m: summarize([result.pairs[(t, system)][m] for t in tasks],
                          resamples=bs.resamples if bs else None,
                          confidence=bs.confidence if bs else 0.95,
-                         seed=bs.seed if bs else 0, label=f"{system}|{m}")
+                         seed=bs.seed if bs else 0, label=_label(result.name, f"{system}|{m}"))
             for m in cfg.measures
         }
 
 
-def _compare(cfg: RunConfig, result: RunResult) -> list[dict[str, Any]]:
+def _compare(cfg: RunConfig, result: VariantResult) -> list[dict[str, Any]]:
     if cfg.compare is None:
         return []
     tasks = by_system(result.pairs)
@@ -208,31 +276,84 @@ def _compare(cfg: RunConfig, result: RunResult) -> list[dict[str, Any]]:
             c = compare([result.pairs[(t, a)][m] for t in common],
                         [result.pairs[(t, b)][m] for t in common],
                         test=cfg.compare.test, resamples=cfg.compare.resamples,
-                        seed=cfg.compare.seed, label=f"{a}|{b}|{m}")
+                        seed=cfg.compare.seed, label=_label(result.name, f"{a}|{b}|{m}"))
             comparisons.append({"system_a": a, "system_b": b, "measure": m, **c})
     return comparisons
 
 
-def _labels(cfg: RunConfig) -> dict[str, str]:
-    o = cfg.options
-    return out.java_labels(cfg.measures, stopwords=o.stopwords != "none", stem=o.stem != "none",
-                           synonyms=bool(o.synonyms))
+def _rankings(cfg: RunConfig, result: RunResult) -> dict[str, Any]:
+    """Each variant's ranking of the systems per measure, and how alike two variants rank them."""
+    names = list(result.variants)
+    ranks = {n: {m: ranking(result.variants[n].systems, m) for m in cfg.measures} for n in names}
+    agreement = []
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            for m in cfg.measures:
+                agreement.append({"variant_a": a, "variant_b": b, "measure": m, "score": "fmeasure",
+                                  **ranking_agreement(result.variants[a].systems,
+                                                      result.variants[b].systems, m)})
+    return {"rankings": ranks, "agreement": agreement}
+
+
+def _compare_variants(cfg: RunConfig, result: RunResult) -> list[dict[str, Any]]:
+    """For each system, the paired test of its per-task F under two variants."""
+    c = cfg.compare
+    test = c.test if c else DEFAULT_TEST
+    resamples = c.resamples if c else DEFAULT_TEST_RESAMPLES
+    seed = c.seed if c else 0
+    out_rows = []
+    for a, b in cfg.compare_variants:
+        va, vb = result.variants[a], result.variants[b]
+        for system, tasks in by_system(va.pairs).items():
+            common = [t for t in tasks if (t, system) in vb.pairs]
+            for m in cfg.measures:
+                row = compare([va.pairs[(t, system)][m] for t in common],
+                              [vb.pairs[(t, system)][m] for t in common], test=test,
+                              resamples=resamples, seed=seed, label=f"{a}|{b}|{system}|{m}")
+                out_rows.append({"variant_a": a, "variant_b": b, "system": system, "measure": m, **row})
+    return out_rows
+
+
+def _meta_evaluate(cfg: RunConfig, result: RunResult, judgments) -> None:
+    from rouge2.stats.meta import Scores, comparisons, correlations
+
+    scores = Scores()
+    for name, v in result.variants.items():
+        for (task, system), per in v.pairs.items():
+            scores.add(name, task, system, per)
+    spec = cfg.meta_evaluation
+    try:
+        result.correlations = correlations(scores, judgments, spec)
+        result.correlation_comparisons = comparisons(scores, judgments, spec)
+    except UserError as exc:
+        raise UserError(f"{cfg.source}: meta_evaluation: {exc}") from None
+
+
+def _labels(cfg: RunConfig, options=None, variant: str | None = None) -> dict[str, str]:
+    o = options if options is not None else cfg.options
+    labels = out.java_labels(cfg.measures, stopwords=o.stopwords != "none", stem=o.stem != "none",
+                             synonyms=bool(o.synonyms))
+    if variant is not None:
+        labels = {m: f"{label} [{variant}]" for m, label in labels.items()}
+    return labels
 
 
 def _java_groups(cfg: RunConfig, result: RunResult) -> Iterable[list[out.JavaRow]]:
-    labels = _labels(cfg)
     by_task: dict[str, list[str]] = {}
     for t, s in result.pairs:
         by_task.setdefault(t, []).append(s)
-    for task in sorted(by_task):
-        systems = sorted(by_task[task])
-        for m in cfg.measures:
-            group = []
-            for system in systems:
-                s = result.pairs[(task, system)][m]
-                group.append(out.JavaRow(labels[m], task, system, s.recall, s.precision, s.fmeasure,
-                                         result.num_references[(task, system)]))
-            yield group
+    for name, options in cfg.option_sets:
+        v = result.variants[name]
+        labels = _labels(cfg, options, name)
+        for task in sorted(by_task):
+            systems = sorted(by_task[task])
+            for m in cfg.measures:
+                group = []
+                for system in systems:
+                    s = v.pairs[(task, system)][m]
+                    group.append(out.JavaRow(labels[m], task, system, s.recall, s.precision, s.fmeasure,
+                                             result.num_references[(task, system)]))
+                yield group
 
 
 def _summary(cfg: RunConfig, result: RunResult, versions: dict[str, Any],
@@ -248,8 +369,15 @@ def _summary(cfg: RunConfig, result: RunResult, versions: dict[str, Any],
                                          nrefs[0] if len(nrefs) == 1 else "varies"),
         "counts": {"tasks": len(tasks), "systems": len(result.systems),
                    "summaries": len(result.pairs)},
-        "systems": result.systems,
-        "comparisons": result.comparisons,
+        **({"systems": result.systems, "comparisons": result.comparisons} if not cfg.variants else {
+            "variants": {n: {"systems": v.systems, "comparisons": v.comparisons}
+                         for n, v in result.variants.items()},
+            "rankings": result.rankings,
+            "variant_comparisons": result.variant_comparisons,
+        }),
+        **({"correlations": result.correlations,
+            "correlation_comparisons": result.correlation_comparisons}
+           if cfg.meta_evaluation is not None else {}),
         "notes": {
             "empty_texts": {"candidates": result.empty_candidates,
                             "references": result.empty_references,
@@ -263,14 +391,6 @@ def _summary(cfg: RunConfig, result: RunResult, versions: dict[str, Any],
 
 
 def _console(cfg: RunConfig, result: RunResult) -> str:
-    labels = _labels(cfg)
-    rows = []
-    for system, per in result.systems.items():
-        for m in cfg.measures:
-            e = per[m]
-            rows.append({"system": system, "measure": labels[m], "recall": e["recall"],
-                         "precision": e["precision"], "fmeasure": e["fmeasure"],
-                         "tasks": e["tasks"], "ci": (e.get("ci") or {}).get("fmeasure")})
     c = result.summary["counts"]
 
     def n(k: int, word: str) -> str:
@@ -280,11 +400,30 @@ def _console(cfg: RunConfig, result: RunResult) -> str:
              f"{n(c['tasks'], 'task')}, {n(c['summaries'], 'summary').replace('summarys', 'summaries')}; "
              f"multi_reference={cfg.options.multi_reference}; "
              f"signature {result.summary['signature']['sha256'][:12]}")
-    text = out.format_console_table(rows, title=title,
-                                    confidence=cfg.bootstrap.confidence if cfg.bootstrap else None)
+    text = ""
+    for name, options in cfg.option_sets:
+        v = result.variants[name]
+        labels = _labels(cfg, options)
+        rows = []
+        for system, per in v.systems.items():
+            for m in cfg.measures:
+                e = per[m]
+                rows.append({"system": system, "measure": labels[m], "recall": e["recall"],
+                             "precision": e["precision"], "fmeasure": e["fmeasure"],
+                             "tasks": e["tasks"], "ci": (e.get("ci") or {}).get("fmeasure")})
+        head = title if name is None else (title + "\n" if not text else "") + f"\nvariant {name}:"
+        text += out.format_console_table(rows, title=head,
+                                         confidence=cfg.bootstrap.confidence if cfg.bootstrap else None)
+        text += out.format_comparisons(v.comparisons)
     if result.empty_candidates or result.empty_references:
         text += (f"note: {n(result.empty_candidates, 'candidate')} and "
                  f"{n(result.empty_references, 'reference')} have no words after preprocessing "
                  "(empty, punctuation only or all stopwords); they score 0 (rouge2 docs measures)\n")
+    if cfg.variants:
+        text += out.format_variant_rankings(result.rankings)
+        text += out.format_variant_comparisons(result.variant_comparisons)
+    if cfg.meta_evaluation is not None:
+        text += "\ncorrelation with human judgments\n"
+        text += out.format_correlations(result.correlations, result.correlation_comparisons)
     text += result.summary["signature_line"] + "\n"
-    return text + out.format_comparisons(result.comparisons)
+    return text

@@ -79,7 +79,9 @@ class Scorer:
     """
 
     def __init__(self, measures: Sequence[Any] = DEFAULT_MEASURES, options: Options | None = None,
-                 **kwargs: Any):
+                 analyzer: Analyzer | None = None, **kwargs: Any):
+        """``analyzer``: share another scorer's analyzer (and its cache of
+        analysed texts); it must have been built from the same analysis options."""
         self.options = o = Options.make(options, **kwargs)
         if isinstance(measures, (str, Measure)):
             measures = [measures]
@@ -89,7 +91,7 @@ class Scorer:
             stem_fn, stem_min = (None, 4) if stemmer is None else (stemmer.stem, stemmer.min_length)
         else:
             stem_fn, stem_min = o.stem, 1
-        self.analyzer = Analyzer(
+        self.analyzer = analyzer if analyzer is not None else Analyzer(
             tokenizer=o.tokenizer,
             stemmer=stem_fn,
             stopwords=load_stopwords(o.stopwords),

@@ -47,11 +47,17 @@ def summarize(scores: Sequence[Score], *, resamples: int | None = None, confiden
 
 def compare(a: Sequence[Score], b: Sequence[Score], *, test: str, resamples: int, seed: int,
             label: str, score: str = "fmeasure") -> dict[str, Any]:
-    """A paired test of mean ``score`` over aligned per-task scores ``a`` and ``b``."""
+    """A paired test of mean ``score`` over aligned per-task scores ``a`` and ``b``
+    (p = 1 with fewer than two pairs)."""
     va = [getattr(s, score) for s in a]
     vb = [getattr(s, score) for s in b]
-    rng = random.Random(f"{seed}|{label}")
-    p = paired_test(va, vb, test, resamples, rng)
+    if len(va) < 2:
+        # One paired value is no evidence: every bootstrap resample equals it
+        # (the test would report its smallest p) and a swap only flips its sign.
+        p = 1.0
+    else:
+        rng = random.Random(f"{seed}|{label}")
+        p = paired_test(va, vb, test, resamples, rng)
     return {
         "score": score, "mean_a": mean(va), "mean_b": mean(vb),
         "difference": mean(va) - mean(vb), "p_value": p, "test": test,
@@ -65,3 +71,24 @@ def by_system(pairs: Mapping[tuple[str, str], Mapping[str, Score]]) -> dict[str,
     for task, system in pairs:
         out.setdefault(system, []).append(task)
     return {s: sorted(t) for s, t in sorted(out.items())}
+
+
+def ranking(systems: Mapping[str, Mapping[str, Mapping[str, Any]]], measure: str,
+            score: str = "fmeasure") -> list[str]:
+    """Systems by decreasing mean ``score`` of ``measure`` (ties by name)."""
+    return sorted(systems, key=lambda s: (-systems[s][measure][score], s))
+
+
+def ranking_agreement(a: Mapping[str, Mapping[str, Mapping[str, Any]]],
+                      b: Mapping[str, Mapping[str, Mapping[str, Any]]], measure: str,
+                      score: str = "fmeasure") -> dict[str, Any]:
+    """How far two variants rank the systems alike: Kendall tau-b and Spearman of
+    their system means of ``measure`` (over the systems both have)."""
+    from rouge2.stats.correlation import kendall_tau_b, spearman
+
+    common = sorted(set(a) & set(b))
+    x = [a[s][measure][score] for s in common]
+    y = [b[s][measure][score] for s in common]
+    return {"systems": len(common), "kendall": kendall_tau_b(x, y), "spearman": spearman(x, y),
+            "same_order": ranking({s: a[s] for s in common}, measure, score)
+            == ranking({s: b[s] for s in common}, measure, score)}

@@ -1,0 +1,221 @@
+"""Variant grids and meta-evaluation.
+
+* A variant's scores equal those of a separate run with its settings.
+* The shipped SummEval config reproduces the system-level correlations the
+  original ROUGE-1.5.5 script gives on this data (issue table, r/rho/tau).
+* ``rouge2 correlate`` prints the documented JSON and validates judgments.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from contextlib import redirect_stdout
+from pathlib import Path
+
+import pytest
+
+from rouge2.cli import main as cli_main
+from rouge2.config.yaml_config import load_config, parse_config
+from rouge2.errors import UserError
+from rouge2.run.runner import run
+
+REPO = Path(__file__).resolve().parents[1]
+PAPER = REPO / "resources" / "samples" / "paper-example"
+PHONE = REPO / "configs" / "phone-synonyms.txt"
+
+
+def grid_config(tmp_path: Path, extra: str = "") -> Path:
+    cfg = tmp_path / "grid.yaml"
+    cfg.write_text(f"""
+inputs: {{format: java-project, path: {PAPER}}}
+preprocess: {{stopwords: rouge2-java, tokenizer: unicode}}
+measures: [rouge-1, rouge-2, rouge-l]
+multi_reference: average
+variants:
+  plain: {{}}
+  wordnet: {{preprocess: {{synonyms: true}}}}
+  domain: {{preprocess: {{synonyms: [wordnet, {PHONE}]}}}}
+compare_variants: [[wordnet, plain], [domain, plain]]
+compare: {{test: paired-bootstrap, resamples: 200}}
+outputs: {{dir: {tmp_path / 'out'}, console: false}}
+{extra}""")
+    return cfg
+
+
+def single_config(tmp_path: Path, name: str, synonyms: str) -> Path:
+    cfg = tmp_path / f"{name}.yaml"
+    cfg.write_text(f"""
+inputs: {{format: java-project, path: {PAPER}}}
+preprocess: {{stopwords: rouge2-java, tokenizer: unicode, synonyms: {synonyms}}}
+measures: [rouge-1, rouge-2, rouge-l]
+multi_reference: average
+outputs: {{dir: {tmp_path / name}, console: false}}
+""")
+    return cfg
+
+
+def test_variant_scores_equal_separate_runs(tmp_path):
+    result = run(load_config(grid_config(tmp_path)), progress=False)
+    assert list(result.variants) == ["plain", "wordnet", "domain"]
+    for name, synonyms in [("plain", "false"), ("wordnet", "true"), ("domain", f"[wordnet, {PHONE}]")]:
+        alone = run(load_config(single_config(tmp_path, name, synonyms)), progress=False)
+        assert result.variants[name].pairs == alone.pairs  # identical floats
+        assert result.variants[name].systems == alone.systems
+    rows = [json.loads(x) for x in (tmp_path / "out" / "per_summary.jsonl").read_text().splitlines()]
+    assert {r["variant"] for r in rows} == {"plain", "wordnet", "domain"}
+    # the domain dictionary makes "display" match "screen": SysSum1's Table 2 row
+    dom = next(r for r in rows if r["variant"] == "domain" and r["system"] == "syssum1.txt")
+    assert round(dom["scores"]["rouge-1"]["recall"], 3) == 1.0
+
+
+def test_variant_outputs_rankings_and_tests(tmp_path):
+    result = run(load_config(grid_config(tmp_path)), progress=False)
+    out = tmp_path / "out"
+    side = (out / "variants.csv").read_text().splitlines()
+    assert side[0].startswith("variant,system,measure,recall,precision,fmeasure")
+    assert len(side) == 1 + 3 * 2 * 3  # variants x systems x measures
+    summary = json.loads((out / "summary.json").read_text())
+    assert set(summary["variants"]) == {"plain", "wordnet", "domain"}
+    assert set(summary["signature"]["settings"]["variants"]) == {"plain", "wordnet", "domain"}
+    assert "synonyms" in summary["signature"]["versions"]["variants"]["domain"]
+    ranks = summary["rankings"]["rankings"]["plain"]["rouge-1"]
+    assert sorted(ranks) == ["syssum1.txt", "syssum2.txt"]
+    agree = [a for a in summary["rankings"]["agreement"] if a["measure"] == "rouge-1"]
+    assert len(agree) == 3 and all(a["systems"] == 2 for a in agree)
+    tests = summary["variant_comparisons"]
+    assert {(t["variant_a"], t["variant_b"]) for t in tests} == {("wordnet", "plain"), ("domain", "plain")}
+    t = next(t for t in tests if t["variant_a"] == "domain" and t["system"] == "syssum1.txt"
+             and t["measure"] == "rouge-1")
+    assert t["difference"] == t["mean_a"] - t["mean_b"] > 0 and t["test"] == "paired-bootstrap"
+    java = (out / "results.csv").read_text()
+    assert "[domain]" in java and "[plain]" in java
+
+
+@pytest.mark.parametrize("bad,message", [
+    ("compare_variants: [[wordnet, nope]]", "no variant named 'nope'"),
+    ("variants: {a: {preprocess: {stemm: true}}}", "unknown key 'stemm'"),
+    ("variants: {a: {measures: [rouge-1]}}", "unknown key 'measures' in 'variants.a'"),
+    ("variants: {a: {preprocess: {stem: porter9}}}", "unknown stemmer 'porter9'"),
+])
+def test_variant_config_errors(tmp_path, bad, message):
+    text = f"inputs: {{format: java-project, path: {PAPER}}}\n"
+    text += bad if bad.startswith("variants") else "variants: {plain: {}, wordnet: {}}\n" + bad
+    with pytest.raises(UserError) as info:
+        parse_config(text + "\n", source=tmp_path / "c.yaml", base=tmp_path)
+    assert message in str(info.value) and "\n" not in str(info.value)
+
+
+# --------------------------------------------------------------------------- SummEval
+
+
+def summeval_config(shared: Path, tmp_path: Path) -> Path:
+    text = (REPO / "configs" / "summeval-correlation.yaml").read_text()
+    text = text.replace("path: summeval.jsonl", f"path: {shared / 'data/summeval/summeval.jsonl'}")
+    text = text.replace("judgments: summeval.jsonl", f"judgments: {shared / 'data/summeval/summeval.jsonl'}")
+    text = text.replace("dir: ../out/summeval-correlation", f"dir: {tmp_path / 'out'}")
+    text = text.replace("resamples: 1000", "resamples: 50")  # the point values do not depend on it
+    cfg = tmp_path / "summeval.yaml"
+    cfg.write_text(text)
+    return cfg
+
+
+# What the original ROUGE-1.5.5 script gives on this data (the issue's table):
+# system-level Pearson / Spearman / Kendall tau with expert relevance, 16 systems.
+SCRIPT_CORRELATIONS = {
+    ("rouge-1", "recall"): (.550, .547, .400), ("rouge-1", "fmeasure"): (.612, .615, .467),
+    ("rouge-2", "recall"): (.654, .779, .567), ("rouge-2", "fmeasure"): (.640, .621, .450),
+    ("rouge-l", "recall"): (.698, .829, .650), ("rouge-l", "fmeasure"): (.608, .453, .300),
+    ("rouge-su4", "recall"): (.597, .703, .517), ("rouge-su4", "fmeasure"): (.623, .550, .367),
+}
+
+
+def test_summeval_config_reproduces_the_scripts_correlations(shared, tmp_path):
+    result = run(load_config(summeval_config(shared, tmp_path)), progress=False)
+    got = {(r["measure"], r["score"]): r for r in result.correlations if r["variant"] == "rouge155"}
+    assert set(got) == set(SCRIPT_CORRELATIONS)
+    for key, expected in SCRIPT_CORRELATIONS.items():
+        r = got[key]
+        assert r["level"] == "system" and r["n"] == 16 and r["dimension"] == "relevance"
+        values = (r["pearson"]["value"], r["spearman"]["value"], r["kendall"]["value"])
+        assert all(abs(v - e) <= 0.005 for v, e in zip(values, expected)), (key, values)
+        for c in ("pearson", "spearman", "kendall"):
+            lo, hi = r[c]["ci"]
+            assert lo <= r[c]["value"] <= hi
+    cmp_rows = result.correlation_comparisons
+    assert {(c["a"], c["b"]) for c in cmp_rows} == {
+        (f"{m}/fmeasure@wordnet", f"{m}/fmeasure@rouge155") for m in ("rouge-1", "rouge-2", "rouge-l", "rouge-su4")}
+    for c in cmp_rows:
+        assert 0 <= c["kendall"]["p_two_sided"] <= 1 and len(c["kendall"]["ci"]) == 2
+    assert (tmp_path / "out" / "correlations.csv").read_text().startswith("level,variant,measure")
+
+
+def test_correlate_command_json(shared, tmp_path):
+    rows = tmp_path / "rows.jsonl"
+    data = [json.loads(x) for x in (shared / "data/summeval/summeval.jsonl").read_text().splitlines()][:30]
+    rows.write_text("".join(json.dumps({"task": d["doc_id"], "system": s, "candidate": d["sys_summs"][s]["sys_summ"],
+                                        "references": d["ref_summ"]}) + "\n" for d in data for s in d["sys_summs"]))
+    judged = tmp_path / "judgments.csv"
+    judged.write_text("task,system,relevance,coherence\n" + "".join(
+        f"{d['doc_id']},{s},{d['sys_summs'][s]['scores']['relevance']},{d['sys_summs'][s]['scores']['coherence']}\n"
+        for d in data for s in d["sys_summs"]))
+    cfg = tmp_path / "r.yaml"
+    cfg.write_text(f"inputs: {{format: jsonl, path: {rows}}}\nmeasures: [rouge-1, rouge-2]\n"
+                   f"outputs: {{dir: {tmp_path / 'out'}, console: false}}\n")
+    run(load_config(cfg), progress=False)
+    buf = io.StringIO()
+    with redirect_stdout(buf):
+        rc = cli_main(["correlate", str(tmp_path / "out"), "--judgments", str(judged), "--dimension",
+                       "relevance", "--level", "system", "--level", "summary", "--resamples", "50", "--json"])
+    assert rc == 0
+    out = json.loads(buf.getvalue())
+    assert isinstance(out, list) and len(out) == 2 * 2 * 3  # levels x measures x scores, one dimension
+    first = out[0]
+    assert set(first) >= {"level", "variant", "measure", "score", "dimension", "n", "pearson", "spearman",
+                          "kendall"}
+    assert first["variant"] is None and set(first["pearson"]) == {"value", "ci"}
+    # the same numbers as the library computes from the same tables
+    from rouge2.stats.correlation import correlate
+    import rouge2
+    scores = rouge2.score_corpus([(json.loads(x)["candidate"], json.loads(x)["references"])
+                                  for x in rows.read_text().splitlines()], measures=["rouge-1"])
+    keys = [(json.loads(x)["system"], json.loads(x)["task"]) for x in rows.read_text().splitlines()]
+    human = {(s, d["doc_id"]): d["sys_summs"][s]["scores"]["relevance"] for d in data for s in d["sys_summs"]}
+    metric = {k: s["rouge-1"].recall for k, s in zip(keys, scores)}
+    r = next(x for x in out if x["level"] == "system" and x["measure"] == "rouge-1" and x["score"] == "recall")
+    assert r["kendall"]["value"] == correlate(metric, human, "system", "kendall")
+
+
+@pytest.mark.parametrize("content,message", [
+    ("task,system,relevance\nd1,ghost,3\n", "system 'ghost' is not in the results"),
+    ("task,system,relevance\nd1,syssum1.txt,high\n", "'relevance' is 'high', not a number"),
+    ("task,system\nd1,syssum1.txt\n", "no judgment"),
+    ('{"task": "d1", "system": "syssum1.txt", "relevance": NaN}\n', "not a finite number"),
+])
+def test_judgments_are_validated(tmp_path, content, message):
+    cfg = tmp_path / "r.yaml"
+    cfg.write_text(f"inputs: {{format: java-project, path: {PAPER}}}\nmeasures: [rouge-1]\n"
+                   f"outputs: {{dir: {tmp_path / 'out'}, console: false}}\n")
+    run(load_config(cfg), progress=False)
+    judged = tmp_path / ("j.jsonl" if content.startswith("{") else "j.csv")
+    judged.write_text(content)
+    args = ["correlate", str(tmp_path / "out"), "--judgments", str(judged), "--resamples", "10"]
+    if "relevance" in content or content.startswith("{"):
+        args += ["--dimension", "relevance"]
+    err = io.StringIO()
+    from contextlib import redirect_stderr
+    with redirect_stderr(err), redirect_stdout(io.StringIO()):
+        rc = cli_main(args)
+    assert rc == 2 and message in err.getvalue() and err.getvalue().count("\n") == 1
+
+
+def test_one_task_is_no_evidence():
+    from rouge2.stats.aggregate import compare
+    from rouge2.stats.prf import Score
+
+    for test in ("paired-bootstrap", "approximate-randomization"):
+        c = compare([Score(0.9, 0.9, 0.9)], [Score(0.1, 0.1, 0.1)], test=test, resamples=200, seed=0, label="x")
+        assert c["p_value"] == 1.0 and c["difference"] > 0
+        two = compare([Score(0.9, 0.9, 0.9)] * 6, [Score(0.1, 0.1, 0.1)] * 6, test=test, resamples=200,
+                      seed=0, label="x")
+        assert two["p_value"] < 0.05
