@@ -219,3 +219,33 @@ def test_one_task_is_no_evidence():
         two = compare([Score(0.9, 0.9, 0.9)] * 6, [Score(0.1, 0.1, 0.1)] * 6, test=test, resamples=200,
                       seed=0, label="x")
         assert two["p_value"] < 0.05
+
+
+def test_each_text_is_tagged_once_across_scorers_and_variants(tmp_path):
+    pytest.importorskip("spacy")
+    import rouge2
+    from rouge2.pos.tagger import load_tagger
+
+    tagger = load_tagger("spacy")
+    texts: list[str] = []
+    real = tagger.nlp.pipe
+
+    def counting(batch, **kw):
+        batch = list(batch)
+        texts.extend(batch)
+        return real(batch, **kw)
+
+    tagger.nlp.pipe = counting
+    try:
+        cand, ref = "The tiny phone has a bright screen.", "A lightweight phone with a very bright display."
+        tagger.clear_cache()
+        for synonyms in (False, True):  # two scorers, as two variants would build them
+            rouge2.Scorer(["rouge-topic-nn|jj"], synonyms=synonyms).score(cand, ref)
+        cfg = grid_config(tmp_path, "").read_text().replace("measures: [rouge-1, rouge-2, rouge-l]",
+                                                            'measures: [rouge-1, "rouge-topicuniq-nn|jj"]')
+        (tmp_path / "g.yaml").write_text(cfg)
+        run(load_config(tmp_path / "g.yaml"), progress=False)
+    finally:
+        tagger.nlp.pipe = real
+    assert sorted(texts) == sorted(set(texts))  # no text went through spaCy twice
+    assert cand in texts and ref in texts
