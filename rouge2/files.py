@@ -18,6 +18,7 @@ all come through here, so every door refuses the same things the same way:
 from __future__ import annotations
 
 import codecs
+import json
 import os
 import stat
 from pathlib import Path
@@ -171,3 +172,26 @@ def decoded_lines(path: str | os.PathLike, encoding: str = "utf-8",
 def _with_end(handle) -> Iterator[bytes | None]:
     yield from handle
     yield None
+
+
+def jsonl_objects(path: str | os.PathLike, encoding: str = "utf-8", what: str = "JSONL file",
+                  lines: Iterator[tuple[int, str]] | None = None) -> Iterator[tuple[str, dict]]:
+    """``(where, object)`` for each non-blank line of a JSONL file, streamed;
+    ``where`` is ``path:line`` for messages.  A line that is not a JSON
+    object is a one-line error naming it.  ``lines`` replaces the file
+    (e.g. standard input as ``(number, line)`` pairs)."""
+    source = decoded_lines(path, encoding, what) if lines is None else lines
+    for lineno, line in source:
+        if not line.strip():
+            continue
+        where = f"{path}:{lineno}"
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise UserError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno}); "
+                            f"a JSONL file holds one JSON object a line") from None
+        except RecursionError:
+            raise UserError(f"{where}: the JSON is nested too deeply to read") from None
+        if not isinstance(row, dict):
+            raise UserError(f"{where}: expected a JSON object, got {type(row).__name__}")
+        yield where, row

@@ -55,17 +55,9 @@ def _lines(path: str, encoding: str, what: str) -> list[str]:
 def _jsonl(path: str, encoding: str) -> tuple[list[str], list[list[str]]]:
     preds: list[str] = []
     refs: list[list[str]] = []
-    source = sys.stdin if path == "-" else None
-    lines = ((i + 1, line) for i, line in enumerate(source)) if source else files.decoded_lines(path, encoding)
-    for lineno, line in lines:
-        if not line.strip():
-            continue
-        where = f"{path}:{lineno}"
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise UserError(f"{where}: not valid JSON ({exc.msg}); a JSONL file holds one object a line") from None
-        if not isinstance(row, dict) or "prediction" not in row or "references" not in row:
+    stdin = ((i + 1, line) for i, line in enumerate(sys.stdin)) if path == "-" else None
+    for where, row in files.jsonl_objects(path, encoding, lines=stdin):
+        if "prediction" not in row or "references" not in row:
             raise UserError(f"{where}: expected an object with 'prediction' and 'references' fields")
         p, r = row["prediction"], row["references"]
         r = [r] if isinstance(r, str) else r

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Iterator, NamedTuple
 
 from rouge2.errors import UserError
-from rouge2.files import decoded_lines, read_text
+from rouge2.files import decoded_lines, jsonl_objects, read_text
 
 __all__ = ["Columns", "InputItem", "InputsConfig", "INPUT_FORMATS", "read_inputs"]
 
@@ -222,17 +222,7 @@ def _make_item(cfg: InputsConfig, where: str, task, system, candidate,
 def read_jsonl(cfg: InputsConfig) -> Iterator[InputItem]:
     cols = cfg.columns
     ref_key = cols.references[0]
-    for lineno, line in decoded_lines(cfg.path, cfg.encoding):
-        if not line.strip():
-            continue
-        where = f"{cfg.path}:{lineno}"
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise UserError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno}); "
-                            f"a JSONL file holds one JSON object a line") from None
-        if not isinstance(row, dict):
-            raise UserError(f"{where}: expected a JSON object, got {type(row).__name__}")
+    for where, row in jsonl_objects(cfg.path, cfg.encoding):
         for key in (cols.task, cols.system, cols.candidate, ref_key):
             if key not in row:
                 raise UserError(f"{where}: the row has no field {key!r} (set inputs.columns to the "
@@ -329,15 +319,8 @@ def read_summeval(cfg: InputsConfig) -> Iterator[InputItem]:
     field ``inputs.columns.references`` names: ``ref_summ`` (one reference,
     the default) or ``ref_summs`` (all eleven)."""
     ref_key = cfg.columns.references[0] if cfg.columns.references != ("references",) else "ref_summ"
-    for lineno, line in decoded_lines(cfg.path, cfg.encoding):
-        if not line.strip():
-            continue
-        where = f"{cfg.path}:{lineno}"
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise UserError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
-        if not isinstance(row, dict) or "doc_id" not in row or not isinstance(row.get("sys_summs"), dict):
+    for where, row in jsonl_objects(cfg.path, cfg.encoding):
+        if "doc_id" not in row or not isinstance(row.get("sys_summs"), dict):
             raise UserError(f"{where}: not a SummEval row (doc_id, {ref_key}, sys_summs)")
         if ref_key not in row:
             raise UserError(f"{where}: the row has no field {ref_key!r} (inputs.columns.references)")

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from rouge2.errors import UserError
-from rouge2.files import decoded_lines
+from rouge2.files import decoded_lines, jsonl_objects
 
 
 @dataclass
@@ -109,17 +109,7 @@ def read_judgments(path: str | Path, dimensions: Iterable[str] | None = None,
             _add(j, dims, row, where, _key(row["task"], where, "task"), _key(row["system"], where, "system"),
                  seen)
     else:
-        for n, line in decoded_lines(p, encoding, "judgments file"):
-            if not line.strip():
-                continue
-            where = f"{p}:{n}"
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise UserError(f"{where}: not valid JSON ({exc.msg}); a JSONL file holds one object "
-                                f"a line") from None
-            if not isinstance(row, dict):
-                raise UserError(f"{where}: expected a JSON object, got {type(row).__name__}")
+        for where, row in jsonl_objects(p, encoding, "judgments file"):
             if "sys_summs" in row and "doc_id" in row:  # the SummEval layout
                 task = _key(row["doc_id"], where, "doc_id")
                 if not isinstance(row["sys_summs"], dict):

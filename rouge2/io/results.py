@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from rouge2.errors import UserError
+from rouge2.files import jsonl_objects
 from rouge2.stats.meta import Scores
 
 
 def read_results(path: str | Path) -> Scores:
     """The per-summary scores of a run: its output folder or its ``per_summary.jsonl``."""
-    from rouge2.files import decoded_lines
-
     p = Path(path)
     if p.is_dir():
         p = p / "per_summary.jsonl"
@@ -20,15 +18,8 @@ def read_results(path: str | Path) -> Scores:
             raise UserError(f"{path}: no per_summary.jsonl in this folder; give a run's output folder "
                             f"(outputs.dir) or its per_summary.jsonl")
     out = Scores()
-    for n, line in decoded_lines(p, "utf-8", "results file"):
-        if not line.strip():
-            continue
-        where = f"{p}:{n}"
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise UserError(f"{where}: not valid JSON ({exc.msg})") from None
-        if not isinstance(row, dict) or not {"task", "system", "scores"} <= set(row):
+    for where, row in jsonl_objects(p, "utf-8", "results file"):
+        if not {"task", "system", "scores"} <= set(row):
             raise UserError(f"{where}: not a per-summary row (task, system, scores); give a run's "
                             f"per_summary.jsonl")
         out.add(row.get("variant"), str(row["task"]), str(row["system"]), row["scores"])
