@@ -122,7 +122,7 @@ def test_overwrite_must_be_a_boolean(tmp_path):
 def test_manifest_keeps_other_runs_files_and_drops_deleted_ones(tmp_path):
     cfg_a = load_config(make_project(tmp_path, "{dir: results, console: false, csv: a.csv, "
                                                "per_summary_jsonl: false, per_summary_csv: false, "
-                                               "summary_json: false}"))
+                                               "summary_json: false, systems_csv: false}"))
     run(cfg_a, progress=False)
     res = tmp_path / "results"
     cfg_b_path = tmp_path / "b.yaml"
@@ -188,7 +188,7 @@ def test_the_record_name_is_reserved(tmp_path):
 def test_no_files_no_record(tmp_path):
     cfg = load_config(make_project(tmp_path, "{dir: results, console: false, csv: false, "
                                              "per_summary_jsonl: false, per_summary_csv: false, "
-                                             "summary_json: false}"))
+                                             "summary_json: false, systems_csv: false}"))
     run(cfg, progress=False)
     assert not (tmp_path / "results").exists()
 

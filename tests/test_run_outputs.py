@@ -222,7 +222,7 @@ def test_run_writes_all_outputs(tmp_path):
     cfg = load_config(make_project(tmp_path))
     result = run(cfg, progress=False)
     res = tmp_path / "results"
-    names = ["per_summary.csv", "per_summary.jsonl", "results.csv", "summary.json"]
+    names = ["per_summary.csv", "per_summary.jsonl", "results.csv", "summary.json", "systems.csv"]
     assert sorted(p.name for p in res.iterdir()) == [".rouge2-outputs.json"] + names
     assert sorted(p.name for p in result.written) == names  # the record is not announced
     # the record of what rouge2 wrote: each file's size and SHA-256
@@ -253,6 +253,12 @@ def test_run_writes_all_outputs(tmp_path):
     (cmp,) = summary["comparisons"]
     assert cmp["system_a"] == "good.txt" and 0 < cmp["p_value"] <= 1
     assert result.console.startswith("rouge2 run")
+    # the systems CSV: good.txt is R 0.875, P 5/6 on t1 and R = P = 1 on t2
+    sys_rows = {(r["system"], r["measure"]): r for r in csv.DictReader((res / "systems.csv").open())}
+    assert list(sys_rows) == [("bad.txt", "rouge-1"), ("good.txt", "rouge-1")]
+    row = sys_rows[("good.txt", "rouge-1")]
+    assert float(row["recall"]) == 0.9375 and float(row["precision"]) == pytest.approx(11 / 12)
+    assert row["tasks"] == "2" and row["fmeasure_low"] and row["fmeasure_high"]
 
 
 def test_run_is_reproducible(tmp_path):
@@ -306,7 +312,7 @@ def test_console_table(tmp_path, capsys):
     p.write_text(p.read_text().replace("console: false", "console: true"))
     run(load_config(p), progress=False)
     text = capsys.readouterr().out
-    assert "system" in text and "good.txt" in text and "95% CI of F" in text
+    assert "system" in text and "good.txt" in text and "[95% bootstrap interval]" in text
     assert "paired significance tests" in text and "wrote " in text
 
 

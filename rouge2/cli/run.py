@@ -38,7 +38,9 @@ def run_main(argv: list[str]) -> int:
     )
     parser.add_argument("config", help="the YAML config file")
     parser.add_argument("--check", action="store_true",
-                        help="validate the config (and the input paths) and stop")
+                        help="validate the config and the inputs' (task, system) list, including "
+                             "the systems named in compare and topic_report.contrast, without "
+                             "scoring; then stop")
     parser.add_argument("--quiet", "-q", action="store_true",
                         help="do not print the console table (files are still written)")
     parser.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
@@ -55,8 +57,16 @@ def run_main(argv: list[str]) -> int:
 
     cfg = load_config(args.config)
     if args.check:
-        print(f"{args.config}: OK ({len(cfg.measures)} measure{'s' if len(cfg.measures) != 1 else ''}, inputs {cfg.inputs.format} "
-              f"at {cfg.inputs.path})")
+        from rouge2.run.runner import check
+
+        counts = check(cfg)
+
+        def n(k: int, word: str, plural: str | None = None) -> str:
+            return f"{k} {word if k == 1 else (plural or word + 's')}"
+
+        print(f"{args.config}: OK ({n(len(cfg.measures), 'measure')}, inputs {cfg.inputs.format} "
+              f"at {cfg.inputs.path}: {n(counts['systems'], 'system')}, {n(counts['tasks'], 'task')}, "
+              f"{n(counts['summaries'], 'summary', 'summaries')})")
         return 0
     if args.quiet:
         import dataclasses

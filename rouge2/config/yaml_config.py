@@ -28,7 +28,7 @@ from rouge2.config.validate import (Apply, Bool, Checked, Choice, Ctx, Int, Kind
                                     read_config_text, show)
 from rouge2 import files
 from rouge2.errors import UserError
-from rouge2.io.inputs import INPUT_FORMATS, Columns, InputsConfig
+from rouge2.io.inputs import INPUT_FORMATS, Columns, InputsConfig, compile_task_pattern
 from rouge2.measures import MEASURE_FORMS
 from rouge2.registry import suggest
 from rouge2.scoring.options import Options, alpha_from_beta, normalize
@@ -64,6 +64,9 @@ class OutputsConfig:
     per_summary_csv: Path | None
     summary_json: Path | None
     console: bool = True
+    systems_csv: Path | None = None         # one row per system and measure
+    rank_by: str | None = None              # console ranking measure; None: the first measure
+    rank_by_score: str = "fmeasure"         # recall, precision or fmeasure
     topic_report: Path | None = None        # the HTML page
     topic_report_csv: Path | None = None    # the CSV next to it
     topic_report_topics: str | None = None  # parts of speech; None: the first topic measure's
@@ -95,6 +98,9 @@ class RunConfig:
     def option_sets(self) -> tuple[tuple[str | None, Options], ...]:
         """``(variant name, options)`` of every set the run scores (``None``: no variants)."""
         return self.variants or ((None, self.options),)
+    #: ``file:line`` of keys checked after the inputs are read, such as
+    #: ``compare.pairs[0]`` or ``outputs.topic_report.contrast[1]`` (messages only)
+    locations: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     def settings(self) -> dict[str, Any]:
         """Every setting that changes a number, as plain JSON data."""
@@ -129,10 +135,13 @@ OUTPUT_DEFAULTS = {
     "variants_csv": "variants.csv",
     "correlations_json": "correlations.json",
     "correlations_csv": "correlations.csv",
+    "systems_csv": "systems.csv",
 }
 #: written only when the run has variants / a meta_evaluation section
 CONDITIONAL_OUTPUTS = {"variants_csv": "variants", "correlations_json": "meta_evaluation",
                        "correlations_csv": "meta_evaluation"}
+#: what ``outputs.rank_by_score`` accepts
+RANK_SCORES = ("fmeasure", "recall", "precision")
 TOPIC_REPORT_DEFAULT = "topic_coverage"
 
 
@@ -205,6 +214,21 @@ class SynonymsKind(Kind):
         return str(ctx.path(text))
 
 
+@dataclass
+class TaskPatternKind(Kind):
+    """``inputs.task_pattern``: a regular expression with a named group ``task``."""
+
+    what: str = "a regular expression with a named group 'task', such as '(?P<task>[^_]+_[^_]+)_'"
+
+    def check(self, ctx, node, key):
+        text = Text(self.what, allow_numbers=False).check(ctx, node, key)
+        try:
+            compile_task_pattern(text)
+        except UserError as exc:
+            raise ctx.fail(node, f"{key}: {exc}") from None
+        return text
+
+
 def _option(name: str, what: str) -> Apply:
     return Apply(lambda v: normalize(name, v), what)
 
@@ -218,6 +242,7 @@ INPUTS = Section("inputs", {
     "encoding": Text("an encoding name such as utf-8"),
     "sentences": _option("sentences", "lines, splitter or none"),
     "columns": Node(),  # checked below: it depends on the format
+    "task_pattern": TaskPatternKind(),
 }, required=("format", "path"))
 
 PREPROCESS = Section("preprocess", {
@@ -257,7 +282,10 @@ OUTPUTS = Section("outputs", {
     "dir": PathKind("a folder path"),
     "csv": Node(), "per_summary_jsonl": Node(), "per_summary_csv": Node(), "summary_json": Node(),
     "variants_csv": Node(), "correlations_json": Node(), "correlations_csv": Node(),
+    "systems_csv": Node(),
     "console": Bool(),
+    "rank_by": Text("a measure of the run", allow_numbers=False),
+    "rank_by_score": Choice(RANK_SCORES),
     "topic_report": Node(),
     "overwrite": Bool(),
 })
@@ -332,7 +360,11 @@ def _inputs(ctx: Ctx, node: yaml.Node) -> tuple[InputsConfig, str | None]:
         if fmt in ("jsonl", "summeval") and len(columns.references) != 1:
             raise ctx.fail(cc.node, "inputs.columns.references: JSONL rows keep their references in "
                                     "one field (a text or a list of texts); give one field name")
-    return InputsConfig(format=fmt, path=path, encoding=encoding, columns=columns), c.get("sentences")
+    if "task_pattern" in c and fmt != "java-project":
+        raise ctx.fail(c.key_node("task_pattern"), f"inputs.task_pattern: only used with the "
+                                                   f"java-project format, not with {fmt}")
+    return InputsConfig(format=fmt, path=path, encoding=encoding, columns=columns,
+                        task_pattern=c.get("task_pattern")), c.get("sentences")
 
 
 def check_encoding(name: str, ctx: Ctx, node, key: str) -> str:
@@ -366,8 +398,10 @@ def _bootstrap(ctx: Ctx, node: yaml.Node) -> BootstrapConfig | None:
     return BootstrapConfig(**c.values)
 
 
-def _system_pairs(ctx: Ctx, pnode: yaml.Node, key: str) -> list[tuple[str, str]]:
-    """A non-empty list of ``[systemA, systemB]`` pairs."""
+def _system_pairs(ctx: Ctx, pnode: yaml.Node, key: str,
+                  locations: dict[str, str] | None = None) -> list[tuple[str, str]]:
+    """A non-empty list of ``[systemA, systemB]`` pairs; ``locations`` gets
+    ``"<key>[i]" -> "file:line"`` of each pair."""
     if not isinstance(pnode, yaml.SequenceNode) or not pnode.value:
         raise ctx.fail(pnode, f"{key}: expected a list of system pairs such as "
                               f"[[systemA, systemB]], got {show(pnode)}")
@@ -380,15 +414,17 @@ def _system_pairs(ctx: Ctx, pnode: yaml.Node, key: str) -> list[tuple[str, str]]
                                  "such as [systemA, systemB]")
         if names[0] == names[1]:
             raise ctx.fail(item, f"{key}: a system cannot be compared with itself ({names[0]!r})")
+        if locations is not None:
+            locations[f"{key}[{len(pairs)}]"] = ctx.loc(item)
         pairs.append((names[0], names[1]))
     return pairs
 
 
-def _compare(ctx: Ctx, node: yaml.Node) -> CompareConfig | None:
+def _compare(ctx: Ctx, node: yaml.Node, locations: dict[str, str]) -> CompareConfig | None:
     if is_null(node):
         return None
     c = COMPARE.check(ctx, node)
-    pairs = _system_pairs(ctx, c.get("pairs"), "compare.pairs") if "pairs" in c else []
+    pairs = _system_pairs(ctx, c.get("pairs"), "compare.pairs", locations) if "pairs" in c else []
     kw = {k: v for k, v in c.values.items() if k != "pairs"}
     return CompareConfig(pairs=tuple(pairs), **kw)
 
@@ -415,8 +451,8 @@ TOPIC_REPORT = Section("outputs.topic_report", {
 })
 
 
-def _topic_report(ctx: Ctx, node: yaml.Node, out_dir: Path,
-                  measures: tuple[str, ...]) -> tuple[Path | None, str | None, dict[str, Any]]:
+def _topic_report(ctx: Ctx, node: yaml.Node, out_dir: Path, measures: tuple[str, ...],
+                  locations: dict[str, str]) -> tuple[Path | None, str | None, dict[str, Any]]:
     """``outputs.topic_report``: false/null, true, a file name, or a mapping
     ``{file, topics, contrast, top, task_order}``."""
     extra: dict[str, Any] = {}
@@ -435,7 +471,8 @@ def _topic_report(ctx: Ctx, node: yaml.Node, out_dir: Path,
             extra["topic_report_task_order"] = checked.get("task_order")
         if "contrast" in checked:
             extra["topic_report_contrast"] = tuple(_system_pairs(ctx, checked.get("contrast"),
-                                                                 "outputs.topic_report.contrast"))
+                                                                 "outputs.topic_report.contrast",
+                                                                 locations))
         if "file" in m:
             base = _output_file(ctx, m["file"][1], "outputs.topic_report.file", out_dir,
                                 TOPIC_REPORT_DEFAULT)
@@ -459,15 +496,33 @@ def _topic_report(ctx: Ctx, node: yaml.Node, out_dir: Path,
     return base, topics, extra
 
 
+def _rank_by(ctx: Ctx, c: Checked, measures: tuple[str, ...]) -> str | None:
+    """``outputs.rank_by``: one of the run's measures, by any of its names."""
+    if "rank_by" not in c:
+        return None
+    text, node = c.get("rank_by"), c.value_node("rank_by")
+    try:
+        (name,) = canonical_measures([text])
+    except UserError as exc:
+        raise ctx.fail(node, f"outputs.rank_by: {exc}") from None
+    if name not in measures:
+        from rouge2.registry import suggest
+
+        raise ctx.fail(node, f"outputs.rank_by: {text!r} is not a measure of this run"
+                             f"{suggest(name, measures)}; measures: {', '.join(measures)}")
+    return name
+
+
 def _outputs(ctx: Ctx, node: yaml.Node | None, measures: tuple[str, ...],
-             present: frozenset[str] = frozenset()) -> OutputsConfig:
+             locations: dict[str, str], present: frozenset[str] = frozenset()) -> OutputsConfig:
     """``present``: the top-level sections the config has (conditional outputs need theirs)."""
     c = OUTPUTS.check(ctx, node)
     out_dir = c.get("dir") if "dir" in c else ctx.base / OUTPUT_DEFAULTS["dir"]
     if out_dir.exists() and not out_dir.is_dir():
         raise ctx.fail(c.value_node("dir"), f"outputs.dir: {out_dir} is a file, not a folder")
     files: dict[str, Path | None] = {}
-    for key in ("csv", "per_summary_jsonl", "per_summary_csv", "summary_json", *CONDITIONAL_OUTPUTS):
+    for key in ("csv", "per_summary_jsonl", "per_summary_csv", "summary_json", "systems_csv",
+                *CONDITIONAL_OUTPUTS):
         if key in CONDITIONAL_OUTPUTS and CONDITIONAL_OUTPUTS[key] not in present:
             if key in c and not (is_null(c.get(key)) or is_bool(c.get(key))):
                 raise ctx.fail(c.value_node(key), f"outputs.{key}: the config has no "
@@ -481,7 +536,7 @@ def _outputs(ctx: Ctx, node: yaml.Node | None, measures: tuple[str, ...],
     extra: dict[str, Any] = {}
     files["topic_report"] = files["topic_report_csv"] = None
     if "topic_report" in c:
-        base, topics, extra = _topic_report(ctx, c.get("topic_report"), out_dir, measures)
+        base, topics, extra = _topic_report(ctx, c.get("topic_report"), out_dir, measures, locations)
         if base is not None:
             files["topic_report"] = base.with_name(base.name + ".html")
             files["topic_report_csv"] = base.with_name(base.name + ".csv")
@@ -502,7 +557,8 @@ def _outputs(ctx: Ctx, node: yaml.Node | None, measures: tuple[str, ...],
                 raise ctx.fail(c.value_node(seen[p]), f"outputs.{seen[p]}: writes to {p}, which the "
                                                       f"topic report also writes ({kind})")
     return OutputsConfig(dir=out_dir, console=c.get("console", True), topic_report_topics=topics,
-                         overwrite=c.get("overwrite", False), **files, **extra)
+                         overwrite=c.get("overwrite", False), rank_by=_rank_by(ctx, c, measures),
+                         rank_by_score=c.get("rank_by_score", "fmeasure"), **files, **extra)
 
 
 def _options(ctx: Ctx, top: Checked, pre: Checked, sentences: str | None) -> Options:
@@ -654,8 +710,9 @@ def parse_config(text: str, source: str | Path | None = None,
     options = _options(ctx, top, pre, sentences)
     measures = _measures(ctx, top.get("measures")) if "measures" in top else DEFAULT_MEASURES
     bootstrap = _bootstrap(ctx, top.get("bootstrap")) if "bootstrap" in top else None
-    compare = _compare(ctx, top.get("compare")) if "compare" in top else None
-    outputs = _outputs(ctx, top.get("outputs"), measures,
+    locations: dict[str, str] = {}
+    compare = _compare(ctx, top.get("compare"), locations) if "compare" in top else None
+    outputs = _outputs(ctx, top.get("outputs"), measures, locations,
                        frozenset(k for k in ("variants", "meta_evaluation") if k in top))
     variants = _variants(ctx, top.get("variants"), options, pre, sentences, top) if "variants" in top else ()
     compare_variants: tuple[tuple[str, str], ...] = ()
@@ -667,7 +724,7 @@ def parse_config(text: str, source: str | Path | None = None,
         source=Path(source).resolve() if source is not None else None,
         name=top.get("name"), inputs=inputs, options=options, measures=measures,
         bootstrap=bootstrap, compare=compare, outputs=outputs, variants=variants,
-        compare_variants=compare_variants, meta_evaluation=meta,
+        compare_variants=compare_variants, meta_evaluation=meta, locations=locations,
     )
 
 

@@ -11,9 +11,10 @@ Formats (``inputs.format``):
 ``java-project``
     The Java ROUGE 2.0 layout: ``<path>/reference/`` and ``<path>/system/``
     holding files named ``<task>_<name>`` (the task is the text before the
-    first ``_``).  Every system file of a task is scored against every
-    reference of that task.  Hidden files (``.DS_Store``) and sub-folders are
-    skipped.
+    first ``_``, or what ``inputs.task_pattern`` says).  Every system file of
+    a task is scored against every reference of that task.  Hidden files
+    (``.DS_Store``) and sub-folders are skipped.  Tasks that look cut at an
+    ``_`` give a warning (:func:`ambiguous_tasks`).
 ``rouge155-xml``
     A ROUGE-1.5.5 settings file: each ``<EVAL ID=..>`` is a task, each
     ``<P ID=..>`` a system, each ``<M ID=..>`` a reference; ``SPL`` (one
@@ -28,6 +29,8 @@ from __future__ import annotations
 
 import csv
 import json
+import re
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, NamedTuple
@@ -35,7 +38,8 @@ from typing import Iterator, NamedTuple
 from rouge2.errors import UserError
 from rouge2.files import decoded_lines, jsonl_objects, read_text
 
-__all__ = ["Columns", "InputItem", "InputsConfig", "INPUT_FORMATS", "read_inputs"]
+__all__ = ["Columns", "InputItem", "InputsConfig", "INPUT_FORMATS", "DEFAULT_TASK_PATTERN",
+           "compile_task_pattern", "count_items", "list_pairs", "read_inputs"]
 
 
 #: the input formats, for ``inputs.format``
@@ -61,6 +65,10 @@ class InputsConfig:
     path: Path
     encoding: str = "utf-8"
     columns: Columns = field(default_factory=Columns)
+    #: java-project: a regular expression with a named group ``task`` (and
+    #: optionally ``name``) matched at the start of each file name; None: the
+    #: default rule (:data:`DEFAULT_TASK_PATTERN`)
+    task_pattern: str | None = None
 
 
 class InputItem(NamedTuple):
@@ -97,14 +105,57 @@ def _read_text(path: Path, encoding: str) -> str:
 # java-project
 
 
-def _java_name(path: Path) -> tuple[str, str]:
+#: the default rule as a pattern: the task is the text before the first ``_``
+DEFAULT_TASK_PATTERN = r"(?P<task>[^_]+)_"
+
+
+def compile_task_pattern(text: str) -> re.Pattern:
+    """``inputs.task_pattern`` compiled; a :class:`UserError` (one line) for an
+    invalid expression, one without a ``task`` group or with other named groups."""
+    if not text:
+        raise UserError("expected a regular expression with a named group 'task', got an empty value")
+    try:
+        pattern = re.compile(text)
+    except re.error as exc:
+        where = f" at position {exc.pos}" if exc.pos is not None else ""
+        raise UserError(f"not a valid regular expression: {exc.msg}{where} in {text!r}") from None
+    groups = set(pattern.groupindex)
+    unknown = sorted(groups - {"task", "name"})
+    if unknown:
+        from rouge2.registry import suggest
+
+        raise UserError(f"{text!r} names a group {unknown[0]!r}{suggest(unknown[0], ('task', 'name'))}; "
+                        f"the groups are 'task' and optionally 'name'")
+    if "task" not in groups:
+        raise UserError(f"{text!r} has no named group 'task'; write the task part as (?P<task>...), "
+                        rf"e.g. '(?P<task>[^_]+_\d+)_' for task names such as news_1")
+    return pattern
+
+
+def _java_name(path: Path, pattern: re.Pattern | None = None) -> tuple[str, str]:
+    """``(task, name)`` of a java-project file: by ``pattern`` (matched at the
+    start of the file name; the name is its ``name`` group, else the rest of
+    the file name after the match), else by the default rule."""
     name = path.name
+    if pattern is not None:
+        m = pattern.match(name)
+        if m is None:
+            raise UserError(f"{path}: file name {name!r} does not match inputs.task_pattern "
+                            f"{pattern.pattern!r} (matched at the start of the file name)")
+        task = m.group("task") or ""
+        rest = (m.group("name") or "") if "name" in pattern.groupindex else name[m.end():]
+        if not task or not rest:
+            part = "task" if not task else "name"
+            raise UserError(f"{path}: inputs.task_pattern {pattern.pattern!r} gives file name {name!r} "
+                            f"an empty {part}; the task is the group 'task', the name the group 'name' "
+                            f"or else the rest of the file name after the match")
+        return task, rest
     task, sep, rest = name.partition("_")
     if not sep or not task or not rest:
         problem = "has no '_'" if not sep else ("starts with '_'" if not task else "ends with '_'")
         raise UserError(f"{path}: file name {name!r} {problem}; the java-project layout names files "
-                        f"<task>_<name> (the task is the text before the first '_'), "
-                        f"e.g. news1_reference1.txt and news1_system1.txt")
+                        f"<task>_<name> (the task is the text before the first '_', or set "
+                        f"inputs.task_pattern), e.g. news1_reference1.txt and news1_system1.txt")
     return task, rest
 
 
@@ -116,21 +167,62 @@ def _listing(folder: Path) -> list[Path]:
     return [p for p in entries if not p.name.startswith(".") and p.is_file()]
 
 
-def read_java_project(cfg: InputsConfig) -> Iterator[InputItem]:
+def _head(name: str) -> str | None:
+    """The part of a name before its first ``_`` when both parts are non-empty."""
+    head, sep, tail = name.partition("_")
+    return head if sep and head and tail else None
+
+
+def ambiguous_tasks(references: dict[str, list[str]], systems: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Tasks that look cut at an ``_`` too early: task -> the name prefixes that give it away.
+
+    Split every reference and system name of a task (the file name after the
+    task) at its first ``_``.  When two or more different prefixes are each
+    found in both a reference name and a system name, the prefix is most
+    likely part of the task: ``news_1_ref.txt``, ``news_1_sysA.txt``,
+    ``news_2_ref.txt``, ``news_2_sysA.txt`` all go to task ``news``, and every
+    system file is scored against the references of both ``news_1`` and
+    ``news_2``.  Prefixes found on one side only (systems ``bart_large.txt``,
+    ``t5_large.txt``) are ordinary names, and one shared prefix changes no
+    grouping, so neither is reported."""
+    from rouge2.stats.coverage import natural_key
+
+    out: dict[str, list[str]] = {}
+    for task, names in systems.items():
+        sys_heads = {h for h in map(_head, names) if h is not None}
+        ref_heads = {h for h in map(_head, references.get(task, ())) if h is not None}
+        shared = sys_heads & ref_heads
+        if len(shared) >= 2:
+            out[task] = sorted(shared, key=natural_key)
+    return out
+
+
+def _java_layout(cfg: InputsConfig) -> tuple[Path, dict[str, list[tuple[str, Path]]],
+                                                  dict[str, list[tuple[str, Path]]]]:
+    """``(reference folder, task -> [(name, reference file)], task -> [(name, system file)])``
+    from the folder listings alone (no file is read); checks the grouping and
+    warns about tasks that look cut at an ``_``."""
     root = cfg.path
     ref_dir, sys_dir = root / "reference", root / "system"
     for folder in (root, ref_dir, sys_dir):
         if not folder.is_dir():
             raise UserError(f"{folder}: project folder not found (a java-project folder holds "
                             f"'reference/' and 'system/')")
+    pattern = compile_task_pattern(cfg.task_pattern) if cfg.task_pattern is not None else None
     references: dict[str, list[tuple[str, Path]]] = {}
     for p in _listing(ref_dir):
-        task, name = _java_name(p)
+        task, name = _java_name(p, pattern)
         references.setdefault(task, []).append((name, p))
     systems: dict[str, list[tuple[str, Path]]] = {}
     for p in _listing(sys_dir):
-        task, name = _java_name(p)
-        systems.setdefault(task, []).append((name, p))
+        task, name = _java_name(p, pattern)
+        group = systems.setdefault(task, [])
+        for other, q in group:
+            if other == name:
+                raise UserError(f"{p}: inputs.task_pattern gives it the same task and system as "
+                                f"{q.name} (task {task!r}, system {name!r}); each system has one "
+                                f"file per task")
+        group.append((name, p))
     if not systems:
         raise UserError(f"{sys_dir}: no system summaries (files named <task>_<system>)")
     for task in sorted(systems):
@@ -138,6 +230,25 @@ def read_java_project(cfg: InputsConfig) -> Iterator[InputItem]:
             first = systems[task][0][1]
             raise UserError(f"{first}: task {task!r} has no reference summaries in {ref_dir} "
                             f"(expected files named {task}_<name>)")
+    cut = ambiguous_tasks({t: [n for n, _ in v] for t, v in references.items()},
+                          {t: [n for n, _ in v] for t, v in systems.items()})
+    if cut:
+        from rouge2.stats.coverage import natural_key
+
+        task, heads = min(cut.items(), key=lambda kv: natural_key(kv[0]))
+        more = f" (and {len(cut) - 1} more task{'s' if len(cut) > 2 else ''})" if len(cut) > 1 else ""
+        shown = ", ".join(f"{task}_{h}_*" for h in heads[:3]) + (", ..." if len(heads) > 3 else "")
+        rule = ("inputs.task_pattern" if pattern is not None
+                else "the default rule (the task is the text before the first '_')")
+        warnings.warn(f"{root}: task {task!r}{more} groups files {shown} in both reference/ and "
+                      f"system/: its name looks cut at an '_' by {rule}; if tasks are named like "
+                      f"{task}_{heads[0]}, set inputs.task_pattern, e.g. '(?P<task>[^_]+_[^_]+)_' "
+                      f"(the text before the second '_')", UserWarning, stacklevel=3)
+    return ref_dir, references, systems
+
+
+def read_java_project(cfg: InputsConfig) -> Iterator[InputItem]:
+    ref_dir, references, systems = _java_layout(cfg)
     for task in sorted(systems):
         refs = references[task]
         ref_texts = tuple(_read_text(p, cfg.encoding) for _, p in refs)
@@ -304,6 +415,55 @@ def read_delimited(cfg: InputsConfig, delimiter: str) -> Iterator[InputItem]:
             names = _cell_references(given) if given.strip().startswith("[") else given.split("|")
         yield _make_item(cfg, where, row[index[cols.task]], row[index[cols.system]],
                          row[index[cols.candidate]], refs, names)
+
+
+# ---------------------------------------------------------------------------
+# cheap passes: the (task, system) list and the number of items
+
+
+def list_pairs(cfg: InputsConfig) -> Iterator[tuple[str, str]]:
+    """The ``(task, system)`` pairs of ``cfg`` in reading order, without
+    scoring: java-project and rouge155-xml from the folder listing and the
+    settings file alone (no summary is read); rows by reading them."""
+    if cfg.format == "java-project":
+        _, _, systems = _java_layout(cfg)
+        for task in sorted(systems):
+            for name, _ in systems[task]:
+                yield task, name
+    elif cfg.format == "rouge155-xml":
+        from rouge2.io.rouge155 import read_settings
+
+        for ev in read_settings(str(cfg.path)).evaluations:
+            for pid in ev.peers:
+                yield ev.id, pid
+    else:
+        for item in read_inputs(cfg):
+            yield item.task, item.system
+
+
+def count_items(cfg: InputsConfig) -> int | None:
+    """How many items :func:`read_inputs` will give, when that is cheap to
+    know: the files in ``system/`` (java-project), the peers of the settings
+    file (rouge155-xml), the non-blank lines (jsonl) or rows (csv, tsv) of
+    the file.  None when the inputs cannot be counted (the reader then
+    reports what is wrong)."""
+    try:
+        if cfg.format == "java-project":
+            return len(_listing(cfg.path / "system"))
+        if cfg.format == "rouge155-xml":
+            from rouge2.io.rouge155 import read_settings
+
+            return sum(len(ev.peers) for ev in read_settings(str(cfg.path)).evaluations)
+        lines = (line for _, line in decoded_lines(cfg.path, cfg.encoding))
+        if cfg.format == "jsonl":
+            return sum(1 for line in lines if line.strip())
+        if cfg.format in ("csv", "tsv"):
+            rows = csv.reader(lines, delimiter="\t" if cfg.format == "tsv" else ",")
+            next(rows, None)  # the header
+            return sum(1 for row in rows if any(c.strip() for c in row))
+    except (UserError, OSError, csv.Error):
+        return None
+    return None
 
 
 # ---------------------------------------------------------------------------

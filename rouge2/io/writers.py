@@ -10,8 +10,10 @@ Formats:
   (half-even on the exact binary value of the double), task and system
   names upper-cased;
 * per-summary scores as JSONL and long-format CSV;
+* system scores as CSV, one row per (system, measure) (:func:`write_systems_csv`);
 * a JSON summary with the reproducibility signature;
-* a plain-text console table.
+* the console: a wide table of systems by measures, ranked
+  (:func:`format_system_table`), and the paired tests (:func:`format_comparisons`).
 """
 
 from __future__ import annotations
@@ -24,12 +26,18 @@ from pathlib import Path
 from typing import IO, Any, Iterable, Mapping, Sequence
 
 from rouge2.errors import UserError
+from rouge2.stats.coverage import natural_key  # system2 before system10
 from rouge2.stats.prf import Score
 
 JAVA_CSV_HEADER = ("ROUGE-Type,Task Name,System Name,Avg_Recall,Avg_Precision,"
                    "Avg_F-Score,Num Reference Summaries")
 PER_SUMMARY_CSV_HEADER = ("task", "system", "measure", "recall", "precision", "fmeasure",
                           "num_references")
+SYSTEMS_CSV_HEADER = ("system", "measure", "recall", "precision", "fmeasure", "tasks",
+                      "recall_low", "recall_high", "precision_low", "precision_high",
+                      "fmeasure_low", "fmeasure_high")
+#: the console table's width in characters: measures wrap into blocks beyond it
+CONSOLE_WIDTH = 120
 
 
 # ---------------------------------------------------------------------------
@@ -187,58 +195,186 @@ def write_json(out: IO[str], data: dict) -> None:
     out.write(json.dumps(data, ensure_ascii=False, indent=2, sort_keys=False) + "\n")
 
 
-def format_console_table(rows: Sequence[Mapping], *, title: str | None = None,
-                         confidence: float | None = None) -> str:
-    """A plain aligned table, one line per (system, measure).
+def write_systems_csv(out: IO[str], systems: Mapping[str, Mapping[str, Mapping]],
+                      measures: Sequence[str]) -> None:
+    """One row per (system, measure): systems in natural order (system2
+    before system10), measures in config order; the mean recall, precision
+    and F over the system's tasks, the number of tasks, and the interval
+    bounds of each score (empty without bootstrap).  Values are written in
+    full (``repr``), so they are the numbers of the JSON summary."""
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(SYSTEMS_CSV_HEADER)
+    for system in sorted(systems, key=natural_key):
+        for m in measures:
+            e = systems[system][m]
+            ci = e.get("ci") or {}
+            bounds = []
+            for name in ("recall", "precision", "fmeasure"):
+                lo_hi = ci.get(name)
+                bounds += [repr(float(v)) for v in lo_hi] if lo_hi else ["", ""]
+            w.writerow((system, m, repr(float(e["recall"])), repr(float(e["precision"])),
+                        repr(float(e["fmeasure"])), e["tasks"], *bounds))
 
-    Each row maps ``system``, ``measure``, ``recall``, ``precision``,
-    ``fmeasure``, ``tasks`` and optionally ``ci`` (``(low, high)`` of F)."""
-    headers = ["system", "measure", "recall", "precision", "F", "tasks"]
-    with_ci = any(r.get("ci") for r in rows)
-    if with_ci:
-        pct = f"{confidence * 100:g}%" if confidence else "CI"
-        headers.append(f"{pct} CI of F")
-    table = []
-    for r in rows:
-        line = [str(r["system"]), str(r["measure"]), f"{r['recall']:.5f}",
-                f"{r['precision']:.5f}", f"{r['fmeasure']:.5f}", str(r["tasks"])]
-        if with_ci:
-            ci = r.get("ci")
-            line.append(f"[{ci[0]:.5f}, {ci[1]:.5f}]" if ci else "")
-        table.append(line)
-    widths = [max(len(h), *(len(t[i]) for t in table)) if table else len(h)
-              for i, h in enumerate(headers)]
-    numeric = {2, 3, 4, 5}
 
-    def fmt(cells: Sequence[str]) -> str:
-        parts = [c.rjust(widths[i]) if i in numeric else c.ljust(widths[i])
-                 for i, c in enumerate(cells)]
-        return "  ".join(parts).rstrip()
+_SCORE_WORD = {"recall": "recall", "precision": "precision", "fmeasure": "F"}
+
+
+def _rank_value(x: float) -> float:
+    x = float(x)
+    return -math.inf if math.isnan(x) else x
+
+
+def rank_systems(systems: Mapping[str, Mapping[str, Mapping]], measure: str,
+                 score: str = "fmeasure") -> list[tuple[int, str]]:
+    """``[(rank, system)]``, best first by ``score`` of ``measure``; equal
+    scores share a rank (1, 2, 2, 4) and keep natural order of names; NaN last."""
+    order = sorted(systems, key=lambda s: (-_rank_value(systems[s][measure][score]), natural_key(s)))
+    ranked: list[tuple[int, str]] = []
+    for i, system in enumerate(order):
+        value = _rank_value(systems[system][measure][score])
+        if ranked and value == _rank_value(systems[ranked[-1][1]][measure][score]):
+            ranked.append((ranked[-1][0], system))
+        else:
+            ranked.append((i + 1, system))
+    return ranked
+
+
+def _bound(x: float) -> str:
+    text = f"{x:.5f}"
+    return text[1:] if text.startswith("0.") else text
+
+
+def _pack(widths: Sequence[int], room: int, gap: int) -> list[list[int]]:
+    """Column indices cut into as few blocks as fit ``room`` characters,
+    blocks as equal in size as that allows (at least one column a block)."""
+    greedy: list[list[int]] = [[]]
+    used = 0
+    for i, w in enumerate(widths):
+        need = w + (gap if greedy[-1] else 0)
+        if greedy[-1] and used + need > room:
+            greedy.append([])
+            used, need = 0, w
+        greedy[-1].append(i)
+        used += need
+    n = len(greedy)
+    if n == 1:
+        return greedy
+    size = -(-len(widths) // n)
+    even = [list(range(k, min(k + size, len(widths)))) for k in range(0, len(widths), size)]
+    fits = all(sum(widths[i] for i in b) + gap * (len(b) - 1) <= room for b in even)
+    return even if fits and len(even) == n else greedy
+
+
+def format_system_table(systems: Mapping[str, Mapping[str, Mapping]], measures: Sequence[str], *,
+                        rank_by: str | None = None, rank_score: str = "fmeasure",
+                        confidence: float | None = None, title: str | None = None,
+                        width: int = CONSOLE_WIDTH) -> str:
+    """A wide table: one line per system, ranked, one column per measure.
+
+    ``systems`` maps system -> measure -> ``{recall, precision, fmeasure,
+    tasks, ci?}`` (the JSON summary's entries).  Rows are ranked by
+    ``rank_score`` of ``rank_by`` (default: the first measure's F), best
+    first, ties in natural order of names.  Each cell is the mean F; with
+    intervals, followed by the F interval as ``[.lo,.hi]``.  Columns are the
+    canonical measure names (topic tags visible).  When the rank score is
+    recall or precision, a column shows it.  When systems have different
+    numbers of tasks, a ``tasks`` column shows them.  Measures that do not
+    fit in ``width`` characters wrap into further blocks, each repeating the
+    rank and system columns."""
+    measures = list(measures)
+    rank_by = rank_by or measures[0]
+    ranked = rank_systems(systems, rank_by, rank_score)
+    task_counts = {e["tasks"] for per in systems.values() for e in per.values()}
+    with_ci = any(e.get("ci") for per in systems.values() for e in per.values())
+    gap = 2
+
+    lead_headers = ["rank", "system"]
+    lead_rows = [[str(r), s] for r, s in ranked]
+    numeric_lead = {0}
+    if len(task_counts) > 1:
+        lead_headers.append("tasks")
+        numeric_lead.add(len(lead_headers) - 1)
+        for row, (_, s) in zip(lead_rows, ranked):
+            row.append(str(systems[s][rank_by]["tasks"]))
+    if rank_score != "fmeasure":
+        lead_headers.append(f"{rank_by} {_SCORE_WORD[rank_score]}")
+        numeric_lead.add(len(lead_headers) - 1)
+        for row, (_, s) in zip(lead_rows, ranked):
+            row.append(f"{systems[s][rank_by][rank_score]:.5f}")
+    lead_widths = [max(len(h), *(len(r[i]) for r in lead_rows)) for i, h in enumerate(lead_headers)]
+
+    cells: list[list[str]] = []
+    for _, s in ranked:
+        line = []
+        for m in measures:
+            e = systems[s][m]
+            text = f"{e['fmeasure']:.5f}"
+            ci = (e.get("ci") or {}).get("fmeasure")
+            if with_ci:
+                text += f" [{_bound(ci[0])},{_bound(ci[1])}]" if ci else ""
+            line.append(text)
+        cells.append(line)
+    widths = [max(len(m), *(len(c[j]) for c in cells)) for j, m in enumerate(measures)]
+    room = width - sum(lead_widths) - gap * len(lead_widths)
+    blocks = _pack(widths, room, gap)
+
+    def fmt(parts: Sequence[str], ws: Sequence[int], right: set[int]) -> str:
+        return (" " * gap).join(p.rjust(w) if i in right else p.ljust(w)
+                                for i, (p, w) in enumerate(zip(parts, ws))).rstrip()
 
     lines = []
     if title:
         lines.append(title)
-    lines.append(fmt(headers))
-    lines.append("  ".join("-" * w for w in widths))
-    previous = None
-    for r, cells in zip(rows, table):
-        if previous is not None and r["system"] != previous:
-            lines.append("")
-        previous = r["system"]
-        lines.append(fmt(cells))
+    counts = sorted(task_counts)
+    over = (f"over {counts[0]} task{'s' if counts[0] != 1 else ''} per system" if len(counts) == 1
+            else "over each system's tasks")
+    what = f"cells: mean F {over}"
+    if with_ci:
+        pct = f"{confidence * 100:g}% " if confidence else ""
+        what += f" [{pct}bootstrap interval]"
+    lines.append(f"{what}; ranked by {rank_by} {_SCORE_WORD[rank_score]}, best first")
+    for b, block in enumerate(blocks):
+        ws = lead_widths + [widths[j] for j in block]
+        right = numeric_lead | set(range(len(lead_widths), len(ws)))
+        lines.append("")
+        lines.append(fmt(lead_headers + [measures[j] for j in block], ws, right))
+        lines.append((" " * gap).join("-" * w for w in ws))
+        for lead, row in zip(lead_rows, cells):
+            lines.append(fmt(lead + [row[j] for j in block], ws, right))
     return "\n".join(lines) + "\n"
 
 
 def format_comparisons(comparisons: Sequence[Mapping]) -> str:
+    """The paired tests as a table: one line per (pair, measure) with both
+    means, the difference and the p-value; the test, resamples and seed
+    (the same for every test of a run) on the heading line."""
     if not comparisons:
         return ""
-    lines = ["", "paired significance tests (F, over common tasks)"]
+    settings = {(c["test"], c["resamples"], c["seed"]) for c in comparisons}
+    headers = ["system A", "system B", "measure", "F A", "F B", "A - B", "p", "tasks"]
+    shared = len(settings) == 1
+    if not shared:
+        headers += ["test", "resamples", "seed"]
+    rows = []
     for c in comparisons:
-        lines.append(
-            f"  {c['system_a']} vs {c['system_b']}  {c['measure']}: "
-            f"{c['mean_a']:.5f} vs {c['mean_b']:.5f} (diff {c['difference']:+.5f}), "
-            f"p = {c['p_value']:.4f}  [{c['test']}, {c['tasks']} tasks, {c['resamples']} resamples, "
-            f"seed {c['seed']}]")
+        row = [str(c["system_a"]), str(c["system_b"]), str(c["measure"]), f"{c['mean_a']:.5f}",
+               f"{c['mean_b']:.5f}", f"{c['difference']:+.5f}", f"{c['p_value']:.4f}", str(c["tasks"])]
+        if not shared:
+            row += [str(c["test"]), str(c["resamples"]), str(c["seed"])]
+        rows.append(row)
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+    right = {3, 4, 5, 6, 7, 9, 10}
+
+    def fmt(parts: Sequence[str]) -> str:
+        return "  ".join(p.rjust(widths[i]) if i in right else p.ljust(widths[i])
+                         for i, p in enumerate(parts)).rstrip()
+
+    heading = "paired significance tests on F over the tasks both systems have, two-sided p"
+    if shared:
+        test, resamples, seed = next(iter(settings))
+        heading += f" ({test}, {resamples} resamples, seed {seed})"
+    lines = ["", heading, fmt(headers), "  ".join("-" * w for w in widths)]
+    lines += [fmt(r) for r in rows]
     return "\n".join(lines) + "\n"
 
 

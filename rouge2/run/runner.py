@@ -8,8 +8,11 @@
    the statistics against each reference, combined by the
    ``multi_reference`` mode into a score (:mod:`rouge2.stats.combine`).
    Per-summary rows (scores and statistics) stream into staged files.
+   The systems named in ``compare`` and the topic report's ``contrast`` are
+   checked as soon as the inputs are read (:func:`check_systems`).
 3. Aggregate with :mod:`rouge2.stats.aggregate`: system means over tasks,
-   bootstrap intervals, paired tests.
+   bootstrap intervals, paired tests.  Each phase (scoring, bootstrap,
+   tests) has its own progress bar (:mod:`rouge2.run.progress`).
 4. Publish every output file at once (:class:`~rouge2.io.atomic.OutputTransaction`);
    a failure anywhere before leaves no output behind.  An existing file is
    replaced only if rouge2 wrote it (:mod:`rouge2.io.ownership`; checked
@@ -28,9 +31,11 @@ from rouge2.config.yaml_config import RunConfig
 from rouge2.errors import UserError
 from rouge2.io import writers as out
 from rouge2.io.atomic import OutputTransaction
-from rouge2.io.inputs import InputItem, read_inputs
+from rouge2.io.inputs import InputItem, count_items, list_pairs, read_inputs
 from rouge2.io.ownership import OutputGuard
+from rouge2.registry import suggest
 from rouge2.run.parallel import PairScorer, scored
+from rouge2.run.progress import NO_PROGRESS, Progress
 from rouge2.scoring.signature import data_versions, signature, signature_line
 from rouge2.stats.aggregate import by_system, compare, ranking, ranking_agreement, summarize
 from rouge2.stats.significance import DEFAULT_TEST, DEFAULT_TEST_RESAMPLES
@@ -87,18 +92,20 @@ class RunResult:
 
 
 def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None,
-        progress: bool | None = None, jobs: int = 1, overwrite: bool = False) -> RunResult:
+        progress: bool | None | Progress = None, jobs: int = 1, overwrite: bool = False) -> RunResult:
     """Run ``cfg``; return what was computed.  Outputs are written only if
     everything succeeded.  ``jobs`` > 1 scores in that many processes
     (results identical to ``jobs`` 1).  An existing output file that rouge2
     did not write stops the run before scoring, unless ``overwrite`` or
-    ``outputs.overwrite`` is true."""
+    ``outputs.overwrite`` is true.  ``progress``: progress bars on stderr
+    (True, False, None = only on a terminal, or a :class:`Progress`)."""
     if not isinstance(jobs, int) or jobs < 1:
         raise UserError(f"--jobs: expected a whole number of processes >= 1, got {jobs!r}")
     stdout = sys.stdout if stdout is None else stdout
     o = cfg.outputs
     declared = [o.csv, o.per_summary_jsonl, o.per_summary_csv, o.summary_json, o.topic_report,
-                o.topic_report_csv, o.variants_csv, o.correlations_json, o.correlations_csv]
+                o.topic_report_csv, o.systems_csv, o.variants_csv, o.correlations_json,
+                o.correlations_csv]
     if o.topic_report is not None:
         from rouge2.io.topic_report import report_paths
 
@@ -166,8 +173,10 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
 
         stream = read_inputs(cfg.inputs) if items is None else items
         results = scored(checked(stream), pair_scorer, jobs, (cfg.measures, option_sets, report_topics))
+        bars = progress if isinstance(progress, Progress) else Progress(progress)
+        scoring = bars.phase("scoring", _count(cfg, items) if bars.enabled else None, "summaries")
         try:
-            for item, (per_variant, cov) in _progress(results, progress):
+            for item, (per_variant, cov) in scoring.wrap(results):
                 key = (item.task, item.system)
                 result.num_references[key] = len(item.references)
                 for name, (scores, stats) in per_variant.items():
@@ -185,13 +194,15 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
                 report.close()
             raise
         finally:
+            scoring.close()
             results.close()  # stops worker processes early on a failure
         if not result.pairs:
             raise UserError(f"{cfg.inputs.path}: no summaries to score")
+        check_systems(cfg, {s for _, s in result.pairs})
 
         for v in result.variants.values():
-            _aggregate(cfg, v)
-            v.comparisons = _compare(cfg, v)
+            _aggregate(cfg, v, bars)
+            v.comparisons = _compare(cfg, v, bars)
         if cfg.variants:
             result.rankings = _rankings(cfg, result)
             result.variant_comparisons = _compare_variants(cfg, result)
@@ -205,6 +216,9 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
         if o.summary_json:
             with tx.open(o.summary_json) as f:
                 out.write_json(f, result.summary)
+        if o.systems_csv and not cfg.variants:  # with variants, variants.csv holds every variant's
+            with tx.open(o.systems_csv, newline="") as f:
+                out.write_systems_csv(f, result.systems, cfg.measures)
         if o.variants_csv and cfg.variants:
             with tx.open(o.variants_csv, newline="") as f:
                 out.write_variants_csv(f, {n: v.systems for n, v in result.variants.items()}, cfg.measures)
@@ -228,17 +242,49 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
     return result
 
 
-def _progress(stream: Iterable, enabled: bool | None):
-    """A tqdm progress bar on an interactive stderr; the plain stream otherwise."""
-    if enabled is None:
-        enabled = sys.stderr.isatty()
-    if not enabled:
-        return stream
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return stream
-    return tqdm(stream, desc="scoring", unit=" summaries", file=sys.stderr, leave=False)
+def _count(cfg: RunConfig, items: Iterable[InputItem] | None) -> int | None:
+    """The number of items to score, when it is cheap to know (for the bar's total)."""
+    if items is not None:
+        return len(items) if hasattr(items, "__len__") else None
+    return count_items(cfg.inputs)
+
+
+def check_systems(cfg: RunConfig, systems: Iterable[str]) -> None:
+    """Every system named in ``compare.pairs`` and ``outputs.topic_report.contrast``
+    is one of ``systems``; else a one-line :class:`UserError` at the pair's
+    line, with a did-you-mean and the known systems."""
+    known = sorted(set(systems), key=out.natural_key)
+    lookup = set(known)
+    named = [("compare.pairs", cfg.compare.pairs if cfg.compare else ()),
+             ("outputs.topic_report.contrast", cfg.outputs.topic_report_contrast or ())]
+    for key, pairs in named:
+        for i, pair in enumerate(pairs):
+            for name in pair:
+                if name in lookup:
+                    continue
+                where = cfg.locations.get(f"{key}[{i}]") or str(cfg.source or "<config>")
+                shown = ", ".join(known[:30]) + (f", ... ({len(known)} in all)" if len(known) > 30 else "")
+                raise UserError(f"{where}: {key}: no system named {name!r} in the inputs"
+                                f"{suggest(name, known)}; systems: {shown}")
+
+
+def check(cfg: RunConfig) -> dict[str, int]:
+    """What ``rouge2 run --check`` does after validating the config: list the
+    inputs' (task, system) pairs without scoring (:func:`~rouge2.io.inputs.list_pairs`;
+    for java-project and rouge155-xml no summary is read), refuse a pair
+    given twice, and check the system names of ``compare`` and the topic
+    report's ``contrast``.  Returns the counts of tasks, systems and summaries."""
+    seen: set[tuple[str, str]] = set()
+    for task, system in list_pairs(cfg.inputs):
+        if (task, system) in seen:
+            raise UserError(f"{cfg.inputs.path}: task {task!r} has system {system!r} twice; "
+                            f"each (task, system) pair must appear once")
+        seen.add((task, system))
+    if not seen:
+        raise UserError(f"{cfg.inputs.path}: no summaries to score")
+    systems = {s for _, s in seen}
+    check_systems(cfg, systems)
+    return {"tasks": len({t for t, _ in seen}), "systems": len(systems), "summaries": len(seen)}
 
 
 def _label(variant: str | None, rest: str) -> str:
@@ -247,22 +293,25 @@ def _label(variant: str | None, rest: str) -> str:
     return rest if variant is None else f"{variant}|{rest}"
 
 
-def _aggregate(cfg: RunConfig, result: VariantResult) -> None:
+def _aggregate(cfg: RunConfig, result: VariantResult, progress: Progress = NO_PROGRESS) -> None:
     bs = cfg.bootstrap
-    for system, tasks in by_system(result.pairs).items():
-        result.systems[system] = {
-            m: summarize([result.pairs[(t, system)][m] for t in tasks],
-                         resamples=bs.resamples if bs else None,
-                         confidence=bs.confidence if bs else 0.95,
-                         seed=bs.seed if bs else 0, label=_label(result.name, f"{system}|{m}"))
-            for m in cfg.measures
-        }
+    systems = by_system(result.pairs)
+    with progress.phase("bootstrap", len(systems) * len(cfg.measures), "jobs", show=bs is not None) as phase:
+        for system, tasks in systems.items():
+            per = result.systems[system] = {}
+            for m in cfg.measures:
+                per[m] = summarize([result.pairs[(t, system)][m] for t in tasks],
+                                   resamples=bs.resamples if bs else None,
+                                   confidence=bs.confidence if bs else 0.95,
+                                   seed=bs.seed if bs else 0, label=_label(result.name, f"{system}|{m}"))
+                phase.tick()
 
 
-def _compare(cfg: RunConfig, result: VariantResult) -> list[dict[str, Any]]:
+def _compare(cfg: RunConfig, result: VariantResult, progress: Progress = NO_PROGRESS) -> list[dict[str, Any]]:
     if cfg.compare is None:
         return []
     tasks = by_system(result.pairs)
+    phase = progress.phase("tests", len(cfg.compare.pairs) * len(cfg.measures), "tests")
     comparisons = []
     for a, b in cfg.compare.pairs:
         for name in (a, b):
@@ -278,6 +327,8 @@ def _compare(cfg: RunConfig, result: VariantResult) -> list[dict[str, Any]]:
                         test=cfg.compare.test, resamples=cfg.compare.resamples,
                         seed=cfg.compare.seed, label=_label(result.name, f"{a}|{b}|{m}"))
             comparisons.append({"system_a": a, "system_b": b, "measure": m, **c})
+            phase.tick()
+    phase.close()
     return comparisons
 
 
@@ -403,18 +454,14 @@ def _console(cfg: RunConfig, result: RunResult) -> str:
     text = ""
     for name, options in cfg.option_sets:
         v = result.variants[name]
-        labels = _labels(cfg, options)
-        rows = []
-        for system, per in v.systems.items():
-            for m in cfg.measures:
-                e = per[m]
-                rows.append({"system": system, "measure": labels[m], "recall": e["recall"],
-                             "precision": e["precision"], "fmeasure": e["fmeasure"],
-                             "tasks": e["tasks"], "ci": (e.get("ci") or {}).get("fmeasure")})
-        head = title if name is None else (title + "\n" if not text else "") + f"\nvariant {name}:"
-        text += out.format_console_table(rows, title=head,
-                                         confidence=cfg.bootstrap.confidence if cfg.bootstrap else None)
+        if name is not None:
+            text += f"{title}\n\nvariant {name}:\n" if not text else f"\nvariant {name}:\n"
+        text += out.format_system_table(v.systems, cfg.measures, rank_by=cfg.outputs.rank_by,
+                                        rank_score=cfg.outputs.rank_by_score,
+                                        title=title if name is None else None,
+                                        confidence=cfg.bootstrap.confidence if cfg.bootstrap else None)
         text += out.format_comparisons(v.comparisons)
+    text += "\n"
     if result.empty_candidates or result.empty_references:
         text += (f"note: {n(result.empty_candidates, 'candidate')} and "
                  f"{n(result.empty_references, 'reference')} have no words after preprocessing "
