@@ -307,3 +307,34 @@ def test_rouge155_stem_dispatch():
     assert isinstance(stem_mod.ROUGE155, expected)
     assert stem_mod.STEMMERS.get("rouge155").stem == rouge155_stem
     assert rouge155_stem("Generalizations") == rouge155_stem_uncached("Generalizations")
+
+
+# -- the exception table's fast line split is Perl's split(/\s+/) as _perl_split has it
+
+WS_AND_TEXT = " \t\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u2028\u3000ab_-é"
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet=WS_AND_TEXT, max_size=12))
+@example("   ")
+@example(" a b ")
+@example("")
+def test_fast_perl_split(line):
+    assert stem_mod._fast_perl_split(line) == stem_mod._perl_split(line)
+
+
+def test_every_character_re_calls_space_is_a_str_split_space():
+    space = re.compile(r"\s")
+    assert all(bool(space.fullmatch(chr(c))) == chr(c).isspace() for c in range(0x110000))
+
+
+def test_exception_table_as_split_by_the_regex():
+    table: dict[str, str] = {}
+    for name in EXCEPTION_FILES:
+        lines = read_resource("rouge155", name).decode("latin-1").split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        for line in lines:
+            fields = stem_mod._perl_split(line)
+            table[fields[0] if fields else ""] = fields[1] if len(fields) > 1 else ""
+    assert exception_table() == table

@@ -222,6 +222,17 @@ def _perl_split(line: str) -> list[str]:
     return fields
 
 
+def _fast_perl_split(line: str) -> list[str]:
+    # The same as _perl_split, about twice as fast (the table is read on a
+    # fresh process's first stemmed word): str.split() splits on exactly
+    # the characters re's \s matches (both use str.isspace) and drops the
+    # empty fields at both ends; Perl keeps a leading one before a field.
+    fields = line.split()
+    if fields and line[:1].isspace():
+        fields.insert(0, "")
+    return fields
+
+
 def exception_table() -> dict[str, str]:
     """The WordNet-2.0 exception table used by the script's ``-m``.
 
@@ -237,7 +248,7 @@ def exception_table() -> dict[str, str]:
             if lines and lines[-1] == "":
                 lines.pop()  # the piece after the final newline
             for line in lines:
-                fields = _perl_split(line)
+                fields = _fast_perl_split(line)
                 key = fields[0] if fields else ""
                 table[key] = fields[1] if len(fields) > 1 else ""
         _exceptions = table
