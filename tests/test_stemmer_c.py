@@ -338,3 +338,28 @@ def test_exception_table_as_split_by_the_regex():
             fields = stem_mod._perl_split(line)
             table[fields[0] if fields else ""] = fields[1] if len(fields) > 1 else ""
     assert exception_table() == table
+
+
+# -- the analyzer stems a token list in one call with the ROUGE-1.5.5 stemmer
+
+
+def test_analyzer_batch_path_equals_per_token_path():
+    from rouge2.analysis.analyzer import Analyzer
+
+    assert stem_mod.batch_stemmer(rouge155_stem) is not None
+    assert stem_mod.batch_stemmer(rouge155_stem_uncached) is None
+    assert stem_mod.batch_stemmer(None) is None
+    texts = [
+        "The cats were running; Generalizations ABOUT 3 ponies is BETTER.",
+        "He went to the agreements\nyelling 'yes' at 1234 skies.",
+        "a an axe axes AXES Axes",
+        "",
+    ]
+    batch = Analyzer(stemmer=rouge155_stem, stem_min_length=4, cache=False)
+    single = Analyzer(stemmer=lambda t: rouge155_stem_uncached(t), stem_min_length=4, cache=False)
+    assert batch._stem_many is not None and single._stem_many is None
+    for text in texts:
+        a, b = batch.analyze(text), single.analyze(text)
+        assert a.tokens == b.tokens
+        assert a.sentences == b.sentences
+        assert a.surface == b.surface

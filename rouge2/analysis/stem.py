@@ -50,6 +50,7 @@ __all__ = [
     "porter_stem",
     "ROUGE155",
     "ROUGE155_MEMO_LIMIT",
+    "batch_stemmer",
     "rouge155_stem",
     "rouge155_stem_uncached",
     "snowball_stemmer",
@@ -287,6 +288,17 @@ ROUGE155 = rouge155_stemmer(exception_table, rouge155_stem_uncached, ROUGE155_ME
 #: ROUGE-1.5.5's ``-m`` stemming of one token, memoized: equal to
 #: :func:`rouge155_stem_uncached` (a bound method of :data:`ROUGE155`)
 rouge155_stem: Callable[[str], str] = ROUGE155.stem
+
+
+def batch_stemmer(stem: Callable[[str], str] | None) -> Callable[..., list[str]] | None:
+    """The list form ``f(tokens, min_length)`` of a stemming function, if it has one.
+
+    :func:`rouge155_stem` has ``ROUGE155.stem_many`` (one C call per token
+    list with the C kernels); other stemmers have none (``None``).
+    """
+    if stem is not None and stem == rouge155_stem:
+        return ROUGE155.stem_many
+    return None
 
 
 def stem_rouge155_token(token: str) -> str:
