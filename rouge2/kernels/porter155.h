@@ -148,52 +148,66 @@ p155_ends(const unsigned char *w, size_t n, const char *suf)
     return m <= n && memcmp(w + n - m, suf, m) == 0;
 }
 
-/* Longest suffix of w[0:n] in the table (pairs: suffix, replacement);
- * returns its index or -1.  A regex search for (a|b|...)$ finds the leftmost
- * start, i.e. the longest listed suffix. */
-static int
-p155_longest(const unsigned char *w, size_t n, const char *const *table, int count)
+/* One suffix rule: the suffix, its replacement, and their lengths. */
+typedef struct {
+    const char *suf;
+    const char *rep;
+    unsigned char len, rlen;
+} P155Rule;
+
+#define P155_RULE(s, r) {s, r, (unsigned char)(sizeof(s) - 1), (unsigned char)(sizeof(r) - 1)}
+
+static const P155Rule p155_step2[] = {
+    P155_RULE("ational", "ate"), P155_RULE("tional", "tion"), P155_RULE("enci", "ence"),
+    P155_RULE("anci", "ance"), P155_RULE("izer", "ize"), P155_RULE("bli", "ble"),
+    P155_RULE("alli", "al"), P155_RULE("entli", "ent"), P155_RULE("eli", "e"),
+    P155_RULE("ousli", "ous"), P155_RULE("ization", "ize"), P155_RULE("ation", "ate"),
+    P155_RULE("ator", "ate"), P155_RULE("alism", "al"), P155_RULE("iveness", "ive"),
+    P155_RULE("fulness", "ful"), P155_RULE("ousness", "ous"), P155_RULE("aliti", "al"),
+    P155_RULE("iviti", "ive"), P155_RULE("biliti", "ble"), P155_RULE("logi", "log"),
+};
+static const P155Rule p155_step3[] = {
+    P155_RULE("icate", "ic"), P155_RULE("ative", ""), P155_RULE("alize", "al"),
+    P155_RULE("iciti", "ic"), P155_RULE("ical", "ic"), P155_RULE("ful", ""),
+    P155_RULE("ness", ""),
+};
+static const P155Rule p155_step4[] = {
+    P155_RULE("al", ""), P155_RULE("ance", ""), P155_RULE("ence", ""), P155_RULE("er", ""),
+    P155_RULE("ic", ""), P155_RULE("able", ""), P155_RULE("ible", ""), P155_RULE("ant", ""),
+    P155_RULE("ement", ""), P155_RULE("ou", ""), P155_RULE("ism", ""), P155_RULE("ate", ""),
+    P155_RULE("iti", ""), P155_RULE("ous", ""), P155_RULE("ive", ""), P155_RULE("ize", ""),
+};
+
+#define P155_COUNT(t) ((int)(sizeof(t) / sizeof((t)[0])))
+
+/* The longest rule whose suffix ends w[0:n], or NULL.  A regex search for
+ * (a|b|...)$ finds the leftmost start, i.e. the longest listed suffix. */
+static const P155Rule *
+p155_longest(const unsigned char *w, size_t n, const P155Rule *rules, int count)
 {
-    int best = -1;
-    size_t best_len = 0;
+    const P155Rule *best = NULL;
+    if (n == 0)
+        return NULL;
     for (int i = 0; i < count; i++) {
-        size_t m = strlen(table[2 * i]);
-        if (m > best_len && p155_ends(w, n, table[2 * i])) {
-            best = i;
-            best_len = m;
-        }
+        const P155Rule *r = &rules[i];
+        if (r->len <= n && (unsigned char)r->suf[r->len - 1] == w[n - 1]
+            && (best == NULL || r->len > best->len)
+            && memcmp(w + n - r->len, r->suf, r->len) == 0)
+            best = r;
     }
     return best;
 }
 
-static const char *const p155_step2[] = {
-    "ational", "ate", "tional", "tion", "enci", "ence", "anci", "ance",
-    "izer", "ize", "bli", "ble", "alli", "al", "entli", "ent", "eli", "e",
-    "ousli", "ous", "ization", "ize", "ation", "ate", "ator", "ate",
-    "alism", "al", "iveness", "ive", "fulness", "ful", "ousness", "ous",
-    "aliti", "al", "iviti", "ive", "biliti", "ble", "logi", "log",
-};
-static const char *const p155_step3[] = {
-    "icate", "ic", "ative", "", "alize", "al", "iciti", "ic", "ical", "ic",
-    "ful", "", "ness", "",
-};
-static const char *const p155_step4[] = {
-    "al", "", "ance", "", "ence", "", "er", "", "ic", "", "able", "",
-    "ible", "", "ant", "", "ement", "", "ou", "", "ism", "", "ate", "",
-    "iti", "", "ous", "", "ive", "", "ize", "",
-};
-
-/* Replace the suffix of length `cut` by `rep` when the remaining stem
+/* Replace the suffix of length `cut` by rep[0:rlen] when the remaining stem
  * passes the measure test `kind`. */
 static void
-p155_replace_if(unsigned char *w, size_t *n, size_t cut, const char *rep, int kind,
+p155_replace_if(unsigned char *w, size_t *n, size_t cut, const char *rep, size_t rlen, int kind,
                 unsigned char *scratch)
 {
     size_t stem = *n - cut;
     if (p155_measure(w, stem, kind, scratch)) {
-        size_t r = strlen(rep);
-        memcpy(w + stem, rep, r);
-        *n = stem + r;
+        memcpy(w + stem, rep, rlen);
+        *n = stem + rlen;
     }
 }
 
@@ -240,25 +254,25 @@ porter155_stem(const char *word, size_t n, char *out_, unsigned char *scratch)
         w[n - 1] = 'i';
 
     /* step 2 */
-    int i = p155_longest(w, n, p155_step2, (int)(sizeof p155_step2 / sizeof *p155_step2 / 2));
-    if (i >= 0)
-        p155_replace_if(w, &n, strlen(p155_step2[2 * i]), p155_step2[2 * i + 1], 0, scratch);
+    const P155Rule *r = p155_longest(w, n, p155_step2, P155_COUNT(p155_step2));
+    if (r != NULL)
+        p155_replace_if(w, &n, r->len, r->rep, r->rlen, 0, scratch);
 
     /* step 3 */
-    i = p155_longest(w, n, p155_step3, (int)(sizeof p155_step3 / sizeof *p155_step3 / 2));
-    if (i >= 0)
-        p155_replace_if(w, &n, strlen(p155_step3[2 * i]), p155_step3[2 * i + 1], 0, scratch);
+    r = p155_longest(w, n, p155_step3, P155_COUNT(p155_step3));
+    if (r != NULL)
+        p155_replace_if(w, &n, r->len, r->rep, r->rlen, 0, scratch);
 
     /* step 4, modified: the list (with -ement), then -ment, then -ent or else -(s|t)ion */
-    i = p155_longest(w, n, p155_step4, (int)(sizeof p155_step4 / sizeof *p155_step4 / 2));
-    if (i >= 0)
-        p155_replace_if(w, &n, strlen(p155_step4[2 * i]), "", 2, scratch);
+    r = p155_longest(w, n, p155_step4, P155_COUNT(p155_step4));
+    if (r != NULL)
+        p155_replace_if(w, &n, r->len, "", 0, 2, scratch);
     if (p155_ends(w, n, "ment"))
-        p155_replace_if(w, &n, 4, "", 2, scratch);
+        p155_replace_if(w, &n, 4, "", 0, 2, scratch);
     if (p155_ends(w, n, "ent"))
-        p155_replace_if(w, &n, 3, "", 2, scratch);
+        p155_replace_if(w, &n, 3, "", 0, 2, scratch);
     else if (p155_ends(w, n, "sion") || p155_ends(w, n, "tion"))
-        p155_replace_if(w, &n, 3, "", 2, scratch);
+        p155_replace_if(w, &n, 3, "", 0, 2, scratch);
 
     /* step 5 */
     if (n >= 1 && w[n - 1] == 'e') {
