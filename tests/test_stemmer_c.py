@@ -363,3 +363,24 @@ def test_analyzer_batch_path_equals_per_token_path():
         assert a.tokens == b.tokens
         assert a.sentences == b.sentences
         assert a.surface == b.surface
+
+
+@needs_c
+def test_uninitialised_object_and_a_fallback_that_changes_the_list():
+    bare = _speedups.Rouge155Stemmer.__new__(_speedups.Rouge155Stemmer)
+    with pytest.raises(RuntimeError):
+        bare.stem("cats")
+    with pytest.raises(RuntimeError):
+        bare.stem_many(["cats"])
+    assert bare.memo_size == 0
+    bare.clear()
+
+    tokens = ["cats", "café", "dogs", "ponies"]
+
+    def shrinking(token):
+        del tokens[1:]
+        return rouge155_stem_uncached(token)
+
+    stemmer = _speedups.Rouge155Stemmer(exception_table, shrinking)
+    with pytest.raises(RuntimeError):
+        stemmer.stem_many(tokens)

@@ -1087,8 +1087,18 @@ r155_compute(Rouge155Stemmer *self, PyObject *token)
     return result;
 }
 
-/* The memoized stem of a token: a borrowed reference kept alive by the memo
- * (or by `*owned`, a new reference the caller releases, when not stored). */
+/* 0 when the object was initialised; -1 with an exception otherwise. */
+static int
+r155_ready(Rouge155Stemmer *self)
+{
+    if (self->memo == NULL || self->fallback == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "Rouge155Stemmer: not initialised");
+        return -1;
+    }
+    return 0;
+}
+
+/* The memoized stem of a token: a new reference. */
 static PyObject *
 r155_stem_one(Rouge155Stemmer *self, PyObject *token)
 {
@@ -1119,6 +1129,8 @@ PyDoc_STRVAR(r155_stem_doc,
 static PyObject *
 r155_stem(Rouge155Stemmer *self, PyObject *token)
 {
+    if (r155_ready(self) < 0)
+        return NULL;
     return r155_stem_one(self, token);
 }
 
@@ -1133,6 +1145,8 @@ r155_stem_many(Rouge155Stemmer *self, PyObject *const *args, Py_ssize_t nargs)
     PyObject *seq, *out;
     Py_ssize_t min_length = 0, n, i;
 
+    if (r155_ready(self) < 0)
+        return NULL;
     if (nargs < 1 || nargs > 2) {
         PyErr_SetString(PyExc_TypeError, "stem_many(tokens, min_length=0)");
         return NULL;
@@ -1152,15 +1166,27 @@ r155_stem_many(Rouge155Stemmer *self, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     for (i = 0; i < n; i++) {
-        PyObject *t = PySequence_Fast_GET_ITEM(seq, i), *s;
+        PyObject *t, *s;
+        if (i >= PySequence_Fast_GET_SIZE(seq)) { /* a fallback shrank the list */
+            PyErr_SetString(PyExc_RuntimeError, "stem_many: the token list changed size");
+            Py_DECREF(out);
+            Py_DECREF(seq);
+            return NULL;
+        }
+        t = PySequence_Fast_GET_ITEM(seq, i);
         if (min_length > 0 && PyUnicode_Check(t) && PyUnicode_GET_LENGTH(t) < min_length) {
             Py_INCREF(t);
             s = t;
         }
-        else if ((s = r155_stem_one(self, t)) == NULL) {
-            Py_DECREF(out);
-            Py_DECREF(seq);
-            return NULL;
+        else {
+            Py_INCREF(t); /* a fallback may change the list */
+            s = r155_stem_one(self, t);
+            Py_DECREF(t);
+            if (s == NULL) {
+                Py_DECREF(out);
+                Py_DECREF(seq);
+                return NULL;
+            }
         }
         PyList_SET_ITEM(out, i, s);
     }
@@ -1171,14 +1197,15 @@ r155_stem_many(Rouge155Stemmer *self, PyObject *const *args, Py_ssize_t nargs)
 static PyObject *
 r155_clear(Rouge155Stemmer *self, PyObject *unused)
 {
-    PyDict_Clear(self->memo);
+    if (self->memo != NULL)
+        PyDict_Clear(self->memo);
     Py_RETURN_NONE;
 }
 
 static PyObject *
 r155_memo_size(Rouge155Stemmer *self, void *closure)
 {
-    return PyLong_FromSsize_t(PyDict_GET_SIZE(self->memo));
+    return PyLong_FromSsize_t(self->memo == NULL ? 0 : PyDict_GET_SIZE(self->memo));
 }
 
 static PyObject *
