@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
 BENCH = REPO / "benchmarks"
 
@@ -71,3 +73,12 @@ def test_bench_run(shared, tmp_path):
         assert f"\n  {variant} " in out, variant
     assert "statistics' share" in out
     assert "2 documents x 2 systems = 4 summaries, 11 references each" in out
+
+
+def test_bench_stem(shared, tmp_path):
+    if importlib.util.find_spec("rouge2.kernels._speedups") is None:
+        pytest.skip("the C extension is not built: bench_stem.py has nothing to compare")
+    out = run_script("bench_stem.py", ["--passes", "1", "--first-call-passes", "1"], shared, tmp_path)
+    assert "check: C and Python stems identical on all distinct words and all tokens" in out
+    for case in ("distinct ", "all-tokens ", "  c       child", "  python  child"):
+        assert case in out, case

@@ -13,6 +13,7 @@ from typing import Callable, Iterable, Sequence
 
 from rouge2.analysis.limits import flat_text, lcs_sentences
 from rouge2.analysis.sentences import SENTENCES
+from rouge2.analysis.stem import batch_stemmer
 from rouge2.analysis.tokenize import get_tokenizer
 
 
@@ -109,6 +110,9 @@ class Analyzer:
         self.byte_limit = int(byte_limit or 0)
         self._stem_min = stem_min_length
         self._stem_memo: dict[str, str] = {}
+        # the ROUGE-1.5.5 stemmer stems a whole token list in one (C) call,
+        # memoized per distinct token in a bounded memo of its own
+        self._stem_many = batch_stemmer(stemmer)
         self._cache: dict | None = {} if cache else None
 
     # -- token pipeline -------------------------------------------------
@@ -119,6 +123,8 @@ class Analyzer:
             raw = [t for t in raw if t not in stop]
         if self._stemmer is None:
             return raw, raw
+        if self._stem_many is not None:
+            return self._stem_many(raw, self._stem_min), raw
         memo = self._stem_memo
         out = list(map(memo.get, raw))
         if None in out:  # words not stemmed before

@@ -24,6 +24,17 @@ measures or options, only of strings and integer ids.
     the ROUGE-1.5.5 tokenizer (words of ``[a-z0-9]``, lowercased).
 ``token_ids(tokens, vocab)``
     ``[vocab[t] for t in tokens]``, unseen words getting the next free ids.
+``rouge155_stemmer(table, fallback, memo_limit)``
+    a memoizing ROUGE-1.5.5 ``-m`` stemmer with ``.stem(token)`` and
+    ``.stem_many(tokens, min_length)``: ``_speedups.Rouge155Stemmer`` (the
+    Porter variant of ``porter155.h`` plus the exception dict ``table``;
+    ``fallback`` only for tokens C does not take, non-ASCII or with a
+    newline) or, in Python, :class:`rouge2.kernels.python.MemoStemmer`
+    calling ``fallback``, the uncached definition, for every new token.  ``table`` may be a callable returning the dict, called on
+    first need.  The memo is emptied when it holds ``memo_limit`` tokens.
+``porter155_stem(word)``
+    the Porter variant alone in C (ASCII words without newlines), ``None``
+    on the Python path; for tests.
 ``lcs_marks_small(a_ids, b_ids)``
     the script's LCS traceback as a bit mask over ``a_ids`` (at most 64
     ids), in C only; ``None`` on the Python path, where callers use
@@ -57,12 +68,16 @@ if _C is not None:
     rouge155_tokens = _C.rouge155_tokens
     token_ids = _C.token_ids
     lcs_marks_small = _C.lcs_marks
+    rouge155_stemmer = _C.Rouge155Stemmer
+    porter155_stem = _C.porter155_stem
 else:
     ngram_hits = python.ngram_hits
     lcs_length = python.lcs_length
     rouge155_tokens = python.rouge155_tokens
     token_ids = python.token_ids
     lcs_marks_small = None
+    rouge155_stemmer = python.MemoStemmer
+    porter155_stem = None
 
 #: the pure-Python references under their own names (for tests and fallbacks)
 py_ngram_hits = python.ngram_hits
@@ -80,11 +95,13 @@ __all__ = [
     "mask_lcs_length",
     "ngram_hits",
     "packed_ngrams",
+    "porter155_stem",
     "position_masks",
     "py_lcs_length",
     "py_ngram_hits",
     "py_rouge155_tokens",
     "py_token_ids",
+    "rouge155_stemmer",
     "rouge155_tokens",
     "token_ids",
 ]

@@ -873,12 +873,390 @@ done:
 
 /* ------------------------------------------------------------------ */
 
+/* ------------------------------------------------------------------ */
+/* ROUGE-1.5.5's -m stemming: the WordNet exception table, then its     */
+/* Porter variant (porter155.h), memoized per distinct token.           */
+/* rouge2/analysis/stem.py's rouge155_stem is the definition.           */
+
+#include "porter155.h"
+
+PyDoc_STRVAR(porter155_stem_doc,
+"porter155_stem(word, /) -> str\n\n"
+"ROUGE-1.5.5's Porter variant of an ASCII word without newlines, as is\n"
+"(no lowercasing, no exception table): rouge2.analysis.stem.porter_stem\n"
+"for those words.  ValueError for other words.");
+
+/* Stem the ASCII bytes p[0:n] (no '\n') into a new str. */
+static PyObject *
+porter155_str(const char *p, Py_ssize_t n)
+{
+    char small_out[128];
+    unsigned char small_scratch[2 * 129];
+    char *out = small_out;
+    unsigned char *scratch = small_scratch;
+    PyObject *result;
+    size_t m;
+
+    if (n > 127) {
+        out = PyMem_Malloc((size_t)n + 2 * ((size_t)n + 1));
+        if (out == NULL)
+            return PyErr_NoMemory();
+        scratch = (unsigned char *)out + n;
+    }
+    m = porter155_stem(p, (size_t)n, out, scratch);
+    result = PyUnicode_FromStringAndSize(out, (Py_ssize_t)m);
+    if (out != small_out)
+        PyMem_Free(out);
+    return result;
+}
+
+/* 1 when the C stemmer takes the str: ASCII without '\n'. */
+static int
+porter155_takes(PyObject *word)
+{
+    return PyUnicode_IS_ASCII(word)
+        && memchr(PyUnicode_1BYTE_DATA(word), '\n', (size_t)PyUnicode_GET_LENGTH(word)) == NULL;
+}
+
+static PyObject *
+porter155_stem_py(PyObject *self, PyObject *word)
+{
+    if (!PyUnicode_Check(word)) {
+        PyErr_SetString(PyExc_TypeError, "porter155_stem: expected a str");
+        return NULL;
+    }
+    if (!porter155_takes(word)) {
+        PyErr_SetString(PyExc_ValueError, "porter155_stem: only ASCII words without newlines");
+        return NULL;
+    }
+    return porter155_str((const char *)PyUnicode_1BYTE_DATA(word), PyUnicode_GET_LENGTH(word));
+}
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *table;    /* dict: lowercased word -> stem, or NULL until loaded */
+    PyObject *loader;   /* callable returning the table (called once) */
+    PyObject *fallback; /* callable(token) -> stem for tokens C does not take */
+    PyObject *memo;     /* dict: token -> stem */
+    Py_ssize_t memo_limit;
+} Rouge155Stemmer;
+
+static int
+r155_init(Rouge155Stemmer *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"table", "fallback", "memo_limit", NULL};
+    PyObject *table, *fallback;
+    Py_ssize_t limit = 1 << 18;
+
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|n:Rouge155Stemmer", kwlist,
+                                     &table, &fallback, &limit))
+        return -1;
+    if (!PyDict_Check(table) && !PyCallable_Check(table)) {
+        PyErr_SetString(PyExc_TypeError, "Rouge155Stemmer: table must be a dict or a callable returning one");
+        return -1;
+    }
+    if (!PyCallable_Check(fallback)) {
+        PyErr_SetString(PyExc_TypeError, "Rouge155Stemmer: fallback must be callable");
+        return -1;
+    }
+    if (limit < 1) {
+        PyErr_SetString(PyExc_ValueError, "Rouge155Stemmer: memo_limit must be at least 1");
+        return -1;
+    }
+    Py_CLEAR(self->table);
+    Py_CLEAR(self->loader);
+    if (PyDict_Check(table)) {
+        Py_INCREF(table);
+        self->table = table;
+    }
+    else {
+        Py_INCREF(table);
+        self->loader = table;
+    }
+    Py_INCREF(fallback);
+    Py_XSETREF(self->fallback, fallback);
+    if (self->memo == NULL && (self->memo = PyDict_New()) == NULL)
+        return -1;
+    self->memo_limit = limit;
+    return 0;
+}
+
+static int
+r155_traverse(Rouge155Stemmer *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->table);
+    Py_VISIT(self->loader);
+    Py_VISIT(self->fallback);
+    Py_VISIT(self->memo);
+    return 0;
+}
+
+static int
+r155_clear_refs(Rouge155Stemmer *self)
+{
+    Py_CLEAR(self->table);
+    Py_CLEAR(self->loader);
+    Py_CLEAR(self->fallback);
+    Py_CLEAR(self->memo);
+    return 0;
+}
+
+static void
+r155_dealloc(Rouge155Stemmer *self)
+{
+    PyObject_GC_UnTrack(self);
+    r155_clear_refs(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+r155_get_table(Rouge155Stemmer *self)
+{
+    if (self->table == NULL) {
+        PyObject *t;
+        if (self->loader == NULL) {
+            PyErr_SetString(PyExc_RuntimeError, "Rouge155Stemmer: not initialised");
+            return NULL;
+        }
+        t = PyObject_CallNoArgs(self->loader);
+        if (t == NULL)
+            return NULL;
+        if (!PyDict_Check(t)) {
+            Py_DECREF(t);
+            PyErr_SetString(PyExc_TypeError, "Rouge155Stemmer: the table loader must return a dict");
+            return NULL;
+        }
+        self->table = t;
+        Py_CLEAR(self->loader);
+    }
+    return self->table;
+}
+
+/* The stem of a str token, uncached: a new reference. */
+static PyObject *
+r155_compute(Rouge155Stemmer *self, PyObject *token)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(token), k;
+    const char *p;
+    char small[128];
+    char *low = small;
+    int upper = 0;
+    PyObject *table, *key, *hit, *result;
+
+    if (n == 0) {
+        Py_INCREF(token);
+        return token;
+    }
+    if (!porter155_takes(token))
+        return PyObject_CallOneArg(self->fallback, token);
+    table = r155_get_table(self);
+    if (table == NULL)
+        return NULL;
+    p = (const char *)PyUnicode_1BYTE_DATA(token);
+    for (k = 0; k < n; k++)
+        if (p[k] >= 'A' && p[k] <= 'Z') {
+            upper = 1;
+            break;
+        }
+    if (!upper) {
+        key = token;
+        Py_INCREF(key);
+    }
+    else {
+        if (n > (Py_ssize_t)sizeof(small) && (low = PyMem_Malloc((size_t)n)) == NULL)
+            return PyErr_NoMemory();
+        for (k = 0; k < n; k++)
+            low[k] = (p[k] >= 'A' && p[k] <= 'Z') ? (char)(p[k] + 32) : p[k];
+        key = PyUnicode_FromStringAndSize(low, n);
+        if (low != small)
+            PyMem_Free(low);
+        if (key == NULL)
+            return NULL;
+        p = (const char *)PyUnicode_1BYTE_DATA(key);
+    }
+    hit = PyDict_GetItemWithError(table, key);
+    if (hit != NULL) {
+        Py_INCREF(hit);
+        result = hit;
+    }
+    else if (PyErr_Occurred())
+        result = NULL;
+    else
+        result = porter155_str(p, n);
+    Py_DECREF(key);
+    return result;
+}
+
+/* 0 when the object was initialised; -1 with an exception otherwise. */
+static int
+r155_ready(Rouge155Stemmer *self)
+{
+    if (self->memo == NULL || self->fallback == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "Rouge155Stemmer: not initialised");
+        return -1;
+    }
+    return 0;
+}
+
+/* The memoized stem of a token: a new reference. */
+static PyObject *
+r155_stem_one(Rouge155Stemmer *self, PyObject *token)
+{
+    PyObject *s = PyDict_GetItemWithError(self->memo, token);
+    if (s != NULL || PyErr_Occurred())
+        return s == NULL ? NULL : (Py_INCREF(s), s);
+    if (!PyUnicode_Check(token)) {
+        PyErr_Format(PyExc_TypeError, "Rouge155Stemmer: expected a str, not %.100s",
+                     Py_TYPE(token)->tp_name);
+        return NULL;
+    }
+    s = r155_compute(self, token);
+    if (s == NULL)
+        return NULL;
+    if (PyDict_GET_SIZE(self->memo) >= self->memo_limit)
+        PyDict_Clear(self->memo);
+    if (PyDict_SetItem(self->memo, token, s) < 0) {
+        Py_DECREF(s);
+        return NULL;
+    }
+    return s;
+}
+
+PyDoc_STRVAR(r155_stem_doc,
+"stem(token, /) -> str\n\n"
+"ROUGE-1.5.5's -m stem of token (rouge2.analysis.stem.rouge155_stem).");
+
+static PyObject *
+r155_stem(Rouge155Stemmer *self, PyObject *token)
+{
+    if (r155_ready(self) < 0)
+        return NULL;
+    return r155_stem_one(self, token);
+}
+
+PyDoc_STRVAR(r155_stem_many_doc,
+"stem_many(tokens, min_length=0, /) -> list[str]\n\n"
+"The stems of a list of tokens; tokens shorter than min_length are kept\n"
+"as they are (ROUGE-1.5.5 stems tokens of 4+ characters).");
+
+static PyObject *
+r155_stem_many(Rouge155Stemmer *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    PyObject *seq, *out;
+    Py_ssize_t min_length = 0, n, i;
+
+    if (r155_ready(self) < 0)
+        return NULL;
+    if (nargs < 1 || nargs > 2) {
+        PyErr_SetString(PyExc_TypeError, "stem_many(tokens, min_length=0)");
+        return NULL;
+    }
+    if (nargs == 2) {
+        min_length = PyLong_AsSsize_t(args[1]);
+        if (min_length == -1 && PyErr_Occurred())
+            return NULL;
+    }
+    seq = PySequence_Fast(args[0], "stem_many: tokens must be a sequence of str");
+    if (seq == NULL)
+        return NULL;
+    n = PySequence_Fast_GET_SIZE(seq);
+    out = PyList_New(n);
+    if (out == NULL) {
+        Py_DECREF(seq);
+        return NULL;
+    }
+    for (i = 0; i < n; i++) {
+        PyObject *t, *s;
+        if (i >= PySequence_Fast_GET_SIZE(seq)) { /* a fallback shrank the list */
+            PyErr_SetString(PyExc_RuntimeError, "stem_many: the token list changed size");
+            Py_DECREF(out);
+            Py_DECREF(seq);
+            return NULL;
+        }
+        t = PySequence_Fast_GET_ITEM(seq, i);
+        if (min_length > 0 && PyUnicode_Check(t) && PyUnicode_GET_LENGTH(t) < min_length) {
+            Py_INCREF(t);
+            s = t;
+        }
+        else {
+            Py_INCREF(t); /* a fallback may change the list */
+            s = r155_stem_one(self, t);
+            Py_DECREF(t);
+            if (s == NULL) {
+                Py_DECREF(out);
+                Py_DECREF(seq);
+                return NULL;
+            }
+        }
+        PyList_SET_ITEM(out, i, s);
+    }
+    Py_DECREF(seq);
+    return out;
+}
+
+static PyObject *
+r155_clear(Rouge155Stemmer *self, PyObject *unused)
+{
+    if (self->memo != NULL)
+        PyDict_Clear(self->memo);
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+r155_memo_size(Rouge155Stemmer *self, void *closure)
+{
+    return PyLong_FromSsize_t(self->memo == NULL ? 0 : PyDict_GET_SIZE(self->memo));
+}
+
+static PyObject *
+r155_memo_limit(Rouge155Stemmer *self, void *closure)
+{
+    return PyLong_FromSsize_t(self->memo_limit);
+}
+
+static PyMethodDef r155_methods[] = {
+    {"stem", (PyCFunction)r155_stem, METH_O, r155_stem_doc},
+    {"stem_many", (PyCFunction)(void (*)(void))r155_stem_many, METH_FASTCALL, r155_stem_many_doc},
+    {"clear", (PyCFunction)r155_clear, METH_NOARGS, "clear() -> None\n\nEmpty the memo."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef r155_getset[] = {
+    {"memo_size", (getter)r155_memo_size, NULL, "distinct tokens memoized now", NULL},
+    {"memo_limit", (getter)r155_memo_limit, NULL, "the memo is emptied when it holds this many", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+PyDoc_STRVAR(r155_doc,
+"Rouge155Stemmer(table, fallback, memo_limit=262144)\n\n"
+"ROUGE-1.5.5's -m stemming, memoized per distinct token.  table: the\n"
+"exception dict (lowercased word -> stem) or a callable returning it,\n"
+"called on first need; fallback: callable stemming the tokens C does not\n"
+"take (non-ASCII, or containing a newline); the memo is emptied when it\n"
+"holds memo_limit tokens.");
+
+static PyTypeObject Rouge155StemmerType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "rouge2.kernels._speedups.Rouge155Stemmer",
+    .tp_basicsize = sizeof(Rouge155Stemmer),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = r155_doc,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)r155_init,
+    .tp_dealloc = (destructor)r155_dealloc,
+    .tp_traverse = (traverseproc)r155_traverse,
+    .tp_clear = (inquiry)r155_clear_refs,
+    .tp_methods = r155_methods,
+    .tp_getset = r155_getset,
+};
+
 static PyMethodDef speedups_methods[] = {
     {"ngram_hits", (PyCFunction)(void (*)(void))ngram_hits, METH_FASTCALL, ngram_hits_doc},
     {"lcs_length", (PyCFunction)(void (*)(void))lcs_length, METH_FASTCALL, lcs_length_doc},
     {"rouge155_tokens", (PyCFunction)rouge155_tokens, METH_O, rouge155_tokens_doc},
     {"token_ids", (PyCFunction)(void (*)(void))token_ids, METH_FASTCALL, token_ids_doc},
     {"lcs_marks", (PyCFunction)(void (*)(void))lcs_marks, METH_FASTCALL, lcs_marks_doc},
+    {"porter155_stem", (PyCFunction)porter155_stem_py, METH_O, porter155_stem_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -893,5 +1271,13 @@ static struct PyModuleDef speedups_module = {
 PyMODINIT_FUNC
 PyInit__speedups(void)
 {
-    return PyModule_Create(&speedups_module);
+    PyObject *m = PyModule_Create(&speedups_module);
+    if (m == NULL)
+        return NULL;
+    if (PyType_Ready(&Rouge155StemmerType) < 0
+        || PyModule_AddObjectRef(m, "Rouge155Stemmer", (PyObject *)&Rouge155StemmerType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
 }

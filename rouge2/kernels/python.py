@@ -146,3 +146,43 @@ def rouge155_tokens(text: str) -> list[str]:
     them, such as the Kelvin sign, onto ASCII letters.
     """
     return text.encode("ascii", "replace").translate(_ROUGE155_TABLE).decode("ascii").split()
+
+
+class MemoStemmer:
+    """The Python counterpart of ``_speedups.Rouge155Stemmer``: a bounded memo.
+
+    ``fallback`` is the uncached stemming function, the definition
+    (:func:`rouge2.analysis.stem.rouge155_stem_uncached`), used here for
+    every token; ``table`` is accepted for the same signature and unused.
+    The memo is emptied when it holds ``memo_limit`` tokens.
+    """
+
+    def __init__(self, table, fallback, memo_limit: int = 1 << 18):
+        if memo_limit < 1:
+            raise ValueError("memo_limit must be at least 1")
+        self._fn = fallback
+        self._memo: dict[str, str] = {}
+        self.memo_limit = memo_limit
+
+    def stem(self, token: str) -> str:
+        memo = self._memo
+        try:
+            return memo[token]
+        except KeyError:
+            pass
+        result = self._fn(token)
+        if len(memo) >= self.memo_limit:
+            memo.clear()
+        memo[token] = result
+        return result
+
+    def stem_many(self, tokens, min_length: int = 0) -> list[str]:
+        stem = self.stem
+        return [t if len(t) < min_length else stem(t) for t in tokens]
+
+    def clear(self) -> None:
+        self._memo.clear()
+
+    @property
+    def memo_size(self) -> int:
+        return len(self._memo)
