@@ -28,6 +28,12 @@ measures or options, only of strings and integer ids.
     the script's LCS traceback as a bit mask over ``a_ids`` (at most 64
     ids), in C only; ``None`` on the Python path, where callers use
     :func:`rouge2.kernels.python.lcs_marks` on position masks instead.
+``perl_resample_table(n, count)``, ``indexed_sums(values, table, n)``
+    ROUGE-1.5.5's bootstrap draws (Perl's srand/rand) as a flat int32 table,
+    and per row of ``n`` indices the sum of the values there (left to right).
+``words_below(words, n)``, ``signed_sums(diffs, words, n)``
+    ``random.Random.randrange(n)`` and ``random() < 0.5`` coins from raw
+    Mersenne Twister words drawn in bulk (:mod:`rouge2.stats.resample`).
 """
 
 from __future__ import annotations
@@ -57,12 +63,20 @@ if _C is not None:
     rouge155_tokens = _C.rouge155_tokens
     token_ids = _C.token_ids
     lcs_marks_small = _C.lcs_marks
+    perl_resample_table = _C.perl_resample_table
+    indexed_sums = _C.indexed_sums
+    words_below = _C.words_below
+    signed_sums = _C.signed_sums
 else:
     ngram_hits = python.ngram_hits
     lcs_length = python.lcs_length
     rouge155_tokens = python.rouge155_tokens
     token_ids = python.token_ids
     lcs_marks_small = None
+    perl_resample_table = python.perl_resample_table
+    indexed_sums = python.indexed_sums
+    words_below = python.words_below
+    signed_sums = python.signed_sums
 
 #: the pure-Python references under their own names (for tests and fallbacks)
 py_ngram_hits = python.ngram_hits
@@ -73,6 +87,10 @@ lcs_marks = python.lcs_marks
 
 __all__ = [
     "HAVE_C",
+    "indexed_sums",
+    "perl_resample_table",
+    "signed_sums",
+    "words_below",
     "clipped_hits",
     "lcs_length",
     "lcs_marks",

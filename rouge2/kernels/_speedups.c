@@ -872,6 +872,222 @@ done:
 }
 
 /* ------------------------------------------------------------------ */
+/* Bulk resampling for rouge2.stats (bootstraps and paired tests).      */
+/* The pure-Python definitions are in rouge2/kernels/python.py; every   */
+/* sum adds left to right from 0.0, one double addition per term.       */
+
+static double *
+doubles_from(PyObject *seq, Py_ssize_t *len)
+{
+    PyObject *fast = PySequence_Fast(seq, "expected a sequence of numbers");
+    Py_ssize_t i, n;
+    double *out;
+    if (fast == NULL)
+        return NULL;
+    n = PySequence_Fast_GET_SIZE(fast);
+    out = PyMem_Malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
+    if (out == NULL) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (i = 0; i < n; i++) {
+        double v = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1.0 && PyErr_Occurred()) {
+            PyMem_Free(out);
+            Py_DECREF(fast);
+            return NULL;
+        }
+        out[i] = v;
+    }
+    Py_DECREF(fast);
+    *len = n;
+    return out;
+}
+
+static uint32_t
+le_word(const unsigned char *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+
+PyDoc_STRVAR(perl_resample_table_doc,
+"perl_resample_table(n, count) -> bytes\n\n"
+"ROUGE-1.5.5's bootstrap draws as native int32: for each resample r < count,\n"
+"Perl's srand(r) then int(rand(n)) n times (drand48).");
+
+static PyObject *
+perl_resample_table(PyObject *self, PyObject *args)
+{
+    Py_ssize_t n, count, r, j;
+    PyObject *out;
+    int32_t *dst;
+    double fn;
+    if (!PyArg_ParseTuple(args, "nn:perl_resample_table", &n, &count))
+        return NULL;
+    if (n < 0 || count < 0 || n > INT32_MAX || (count > 0 && n > PY_SSIZE_T_MAX / 4 / count)) {
+        PyErr_SetString(PyExc_ValueError, "perl_resample_table: bad n or count");
+        return NULL;
+    }
+    out = PyBytes_FromStringAndSize(NULL, n * count * 4);
+    if (out == NULL)
+        return NULL;
+    dst = (int32_t *)PyBytes_AS_STRING(out);
+    fn = (double)n;
+    for (r = 0; r < count; r++) {
+        uint64_t x = ((((uint64_t)r & 0xFFFFFFFFu) << 16) + 0x330E) & UINT64_C(0xFFFFFFFFFFFF);
+        for (j = 0; j < n; j++) {
+            x = (UINT64_C(0x5DEECE66D) * x + 0xB) & UINT64_C(0xFFFFFFFFFFFF);
+            *dst++ = (int32_t)(fn * ((double)x * (1.0 / 281474976710656.0)));
+        }
+    }
+    return out;
+}
+
+PyDoc_STRVAR(indexed_sums_doc,
+"indexed_sums(values, table, n) -> list[float]\n\n"
+"For each row of n int32 indices in table (a buffer), the sum of values at\n"
+"those indices, added left to right from 0.0.");
+
+static PyObject *
+indexed_sums(PyObject *self, PyObject *args)
+{
+    PyObject *values, *out = NULL;
+    Py_buffer tb;
+    Py_ssize_t n, len, rows, r, j;
+    double *vals;
+    const int32_t *idx;
+    if (!PyArg_ParseTuple(args, "Oy*n:indexed_sums", &values, &tb, &n))
+        return NULL;
+    vals = doubles_from(values, &len);
+    if (vals == NULL) {
+        PyBuffer_Release(&tb);
+        return NULL;
+    }
+    rows = n > 0 ? tb.len / 4 / n : 0;
+    idx = (const int32_t *)tb.buf;
+    out = PyList_New(rows);
+    if (out == NULL)
+        goto done;
+    for (r = 0; r < rows; r++) {
+        double s = 0.0;
+        const int32_t *row = idx + r * n;
+        PyObject *f;
+        for (j = 0; j < n; j++) {
+            int32_t k = row[j];
+            if (k < 0 || k >= len) {
+                PyErr_SetString(PyExc_IndexError, "indexed_sums: index out of range");
+                Py_CLEAR(out);
+                goto done;
+            }
+            s += vals[k];
+        }
+        f = PyFloat_FromDouble(s);
+        if (f == NULL) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        PyList_SET_ITEM(out, r, f);
+    }
+done:
+    PyMem_Free(vals);
+    PyBuffer_Release(&tb);
+    return out;
+}
+
+PyDoc_STRVAR(words_below_doc,
+"words_below(words, n) -> bytes\n\n"
+"The int32 indices random.Random.randrange(n) accepts from little-endian\n"
+"32-bit MT outputs: each word >> (32 - n.bit_length()), kept when < n.");
+
+static PyObject *
+words_below(PyObject *self, PyObject *args)
+{
+    Py_buffer wb;
+    Py_ssize_t n, m, i, kept = 0;
+    int k = 0, shift;
+    PyObject *out;
+    int32_t *dst;
+    const unsigned char *src;
+    if (!PyArg_ParseTuple(args, "y*n:words_below", &wb, &n))
+        return NULL;
+    if (n < 1 || n > INT32_MAX) {
+        PyBuffer_Release(&wb);
+        PyErr_SetString(PyExc_ValueError, "words_below: n must be in [1, 2**31)");
+        return NULL;
+    }
+    while (((Py_ssize_t)1 << k) <= n)
+        k++;
+    shift = 32 - k;
+    m = wb.len / 4;
+    out = PyBytes_FromStringAndSize(NULL, m * 4);
+    if (out == NULL) {
+        PyBuffer_Release(&wb);
+        return NULL;
+    }
+    dst = (int32_t *)PyBytes_AS_STRING(out);
+    src = (const unsigned char *)wb.buf;
+    for (i = 0; i < m; i++) {
+        uint32_t v = le_word(src + 4 * i) >> shift;
+        if ((Py_ssize_t)v < n)
+            dst[kept++] = (int32_t)v;
+    }
+    PyBuffer_Release(&wb);
+    if (_PyBytes_Resize(&out, kept * 4) < 0)
+        return NULL;
+    return out;
+}
+
+PyDoc_STRVAR(signed_sums_doc,
+"signed_sums(diffs, words, n) -> list[float]\n\n"
+"Approximate randomization: two little-endian 32-bit MT outputs per coin;\n"
+"diffs[j] is kept when the first word is below 2**31 (random() < 0.5),\n"
+"else negated; per resample of n coins the sum, left to right from 0.0.");
+
+static PyObject *
+signed_sums(PyObject *self, PyObject *args)
+{
+    PyObject *diffs, *out = NULL;
+    Py_buffer wb;
+    Py_ssize_t n, len, rows, r, j;
+    double *d;
+    const unsigned char *src;
+    if (!PyArg_ParseTuple(args, "Oy*n:signed_sums", &diffs, &wb, &n))
+        return NULL;
+    d = doubles_from(diffs, &len);
+    if (d == NULL) {
+        PyBuffer_Release(&wb);
+        return NULL;
+    }
+    if (n > len) {
+        PyErr_SetString(PyExc_ValueError, "signed_sums: n exceeds len(diffs)");
+        goto done;
+    }
+    rows = n > 0 ? wb.len / 8 / n : 0;
+    src = (const unsigned char *)wb.buf;
+    out = PyList_New(rows);
+    if (out == NULL)
+        goto done;
+    for (r = 0; r < rows; r++) {
+        double s = 0.0;
+        const unsigned char *p = src + (size_t)r * (size_t)n * 8;
+        PyObject *f;
+        for (j = 0; j < n; j++, p += 8)
+            s += (le_word(p) < UINT32_C(0x80000000)) ? d[j] : -d[j];
+        f = PyFloat_FromDouble(s);
+        if (f == NULL) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        PyList_SET_ITEM(out, r, f);
+    }
+done:
+    PyMem_Free(d);
+    PyBuffer_Release(&wb);
+    return out;
+}
+
+/* ------------------------------------------------------------------ */
 
 static PyMethodDef speedups_methods[] = {
     {"ngram_hits", (PyCFunction)(void (*)(void))ngram_hits, METH_FASTCALL, ngram_hits_doc},
@@ -879,6 +1095,10 @@ static PyMethodDef speedups_methods[] = {
     {"rouge155_tokens", (PyCFunction)rouge155_tokens, METH_O, rouge155_tokens_doc},
     {"token_ids", (PyCFunction)(void (*)(void))token_ids, METH_FASTCALL, token_ids_doc},
     {"lcs_marks", (PyCFunction)(void (*)(void))lcs_marks, METH_FASTCALL, lcs_marks_doc},
+    {"perl_resample_table", perl_resample_table, METH_VARARGS, perl_resample_table_doc},
+    {"indexed_sums", indexed_sums, METH_VARARGS, indexed_sums_doc},
+    {"words_below", words_below, METH_VARARGS, words_below_doc},
+    {"signed_sums", signed_sums, METH_VARARGS, signed_sums_doc},
     {NULL, NULL, 0, NULL},
 };
 
