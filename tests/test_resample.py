@@ -250,3 +250,30 @@ def test_c_sums(values, data):
 def test_c_indexed_sums_checks_indices():
     with pytest.raises(IndexError):
         _speedups.indexed_sums([1.0, 2.0], pyk.array("i", [0, 2]), 2)
+
+
+@needs_c
+@settings(max_examples=100, deadline=None)
+@given(seeds, st.integers(0, 2000), st.integers(0, 700))
+def test_c_mersenne_twister_words(seed, skip, m):
+    a, b = random.Random(seed), random.Random(seed)
+    a.getrandbits(32 * skip + 1) if skip else None  # any position in the state
+    b.getrandbits(32 * skip + 1) if skip else None
+    assert resample.raw_words(a, m) == (b.getrandbits(32 * m).to_bytes(4 * m, "little") if m else b"")
+    assert a.getstate() == b.getstate()
+    assert a.random() == b.random()
+
+
+@needs_c
+@settings(max_examples=100, deadline=None)
+@given(seeds, st.lists(floats, min_size=1, max_size=40), st.integers(0, 60))
+def test_c_fused_sums_same_as_generic_path(seed, values, rows):
+    """The fused C kernels (draws and sums in one pass) against the generic
+    path (words in bulk, then words_below/indexed_sums, signed_sums)."""
+    class Plain(random.Random):  # a subclass takes the generic path
+        pass
+
+    for fn in (resample.bootstrap_sums, resample.randomization_sums):
+        fast, generic = random.Random(seed), Plain(seed)
+        assert fn(values, rows, fast) == fn(values, rows, generic)
+        assert fast.getstate() == generic.getstate()

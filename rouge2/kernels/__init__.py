@@ -34,6 +34,10 @@ measures or options, only of strings and integer ids.
 ``words_below(words, n)``, ``signed_sums(diffs, words, n)``
     ``random.Random.randrange(n)`` and ``random() < 0.5`` coins from raw
     Mersenne Twister words drawn in bulk (:mod:`rouge2.stats.resample`).
+``mt_words(state, m)``, ``mt_bootstrap_sums(state, values, rows)``, ``mt_signed_sums(state, diffs, rows)``
+    the same, generating the Mersenne Twister words from a
+    ``random.Random`` state (returning the advanced state), in C only
+    (``None`` on the Python path, where callers draw with ``getrandbits``).
 """
 
 from __future__ import annotations
@@ -67,6 +71,9 @@ if _C is not None:
     indexed_sums = _C.indexed_sums
     words_below = _C.words_below
     signed_sums = _C.signed_sums
+    mt_words = _C.mt_words
+    mt_bootstrap_sums = _C.mt_bootstrap_sums
+    mt_signed_sums = _C.mt_signed_sums
 else:
     ngram_hits = python.ngram_hits
     lcs_length = python.lcs_length
@@ -77,6 +84,7 @@ else:
     indexed_sums = python.indexed_sums
     words_below = python.words_below
     signed_sums = python.signed_sums
+    mt_words = mt_bootstrap_sums = mt_signed_sums = None
 
 #: the pure-Python references under their own names (for tests and fallbacks)
 py_ngram_hits = python.ngram_hits
@@ -88,6 +96,9 @@ lcs_marks = python.lcs_marks
 __all__ = [
     "HAVE_C",
     "indexed_sums",
+    "mt_bootstrap_sums",
+    "mt_signed_sums",
+    "mt_words",
     "perl_resample_table",
     "signed_sums",
     "words_below",

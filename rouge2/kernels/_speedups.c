@@ -1087,6 +1087,257 @@ done:
     return out;
 }
 
+/* MT19937 as random.Random runs it: a state is getstate()[1], the 624
+   words and the position of the next one. */
+
+#define MT_N 624
+#define MT_M 397
+
+typedef struct {
+    uint32_t mt[MT_N];
+    unsigned long pos;
+} MTState;
+
+static int
+mt_load(MTState *st, PyObject *state)
+{
+    Py_ssize_t i;
+    if (!PyTuple_Check(state) || PyTuple_GET_SIZE(state) != MT_N + 1) {
+        PyErr_SetString(PyExc_ValueError, "expected random.Random.getstate()[1]");
+        return -1;
+    }
+    for (i = 0; i <= MT_N; i++) {
+        unsigned long v = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(state, i));
+        if (v == (unsigned long)-1 && PyErr_Occurred())
+            return -1;
+        if (i < MT_N)
+            st->mt[i] = (uint32_t)v;
+        else
+            st->pos = v;
+    }
+    if (st->pos > MT_N) {
+        PyErr_SetString(PyExc_ValueError, "bad Mersenne Twister state position");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *
+mt_dump(const MTState *st)
+{
+    Py_ssize_t i;
+    PyObject *t = PyTuple_New(MT_N + 1);
+    if (t == NULL)
+        return NULL;
+    for (i = 0; i <= MT_N; i++) {
+        PyObject *v = PyLong_FromUnsignedLong(i < MT_N ? (unsigned long)st->mt[i] : st->pos);
+        if (v == NULL) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return t;
+}
+
+static void
+mt_refill(MTState *st)
+{
+    static const uint32_t mag01[2] = {0x0u, 0x9908b0dfu};
+    uint32_t *mt = st->mt;
+    uint32_t y;
+    int kk;
+    for (kk = 0; kk < MT_N - MT_M; kk++) {
+        y = (mt[kk] & 0x80000000u) | (mt[kk + 1] & 0x7fffffffu);
+        mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 1u];
+    }
+    for (; kk < MT_N - 1; kk++) {
+        y = (mt[kk] & 0x80000000u) | (mt[kk + 1] & 0x7fffffffu);
+        mt[kk] = mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 1u];
+    }
+    y = (mt[MT_N - 1] & 0x80000000u) | (mt[0] & 0x7fffffffu);
+    mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 1u];
+    st->pos = 0;
+}
+
+static inline uint32_t
+mt_next(MTState *st)
+{
+    uint32_t y;
+    if (st->pos >= MT_N)
+        mt_refill(st);
+    y = st->mt[st->pos++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680u;
+    y ^= (y << 15) & 0xefc60000u;
+    y ^= (y >> 18);
+    return y;
+}
+
+static PyObject *
+with_state(PyObject *value, const MTState *st)
+{
+    PyObject *t, *res;
+    if (value == NULL)
+        return NULL;
+    t = mt_dump(st);
+    if (t == NULL) {
+        Py_DECREF(value);
+        return NULL;
+    }
+    res = PyTuple_Pack(2, value, t);
+    Py_DECREF(value);
+    Py_DECREF(t);
+    return res;
+}
+
+PyDoc_STRVAR(mt_words_doc,
+"mt_words(state, m) -> (bytes, state)\n\n"
+"The next m 32-bit Mersenne Twister outputs (MT19937, as random.Random\n"
+"generates them), little-endian, from state = random.Random.getstate()[1];\n"
+"returns them and the advanced state.  The same as\n"
+"getrandbits(32 * m).to_bytes(4 * m, 'little') without the big int.");
+
+static PyObject *
+mt_words(PyObject *self, PyObject *args)
+{
+    PyObject *state, *out;
+    Py_ssize_t m, i;
+    MTState st;
+    unsigned char *dst;
+    if (!PyArg_ParseTuple(args, "On:mt_words", &state, &m))
+        return NULL;
+    if (m < 0 || m > PY_SSIZE_T_MAX / 4) {
+        PyErr_SetString(PyExc_ValueError, "mt_words: bad m");
+        return NULL;
+    }
+    if (mt_load(&st, state) < 0)
+        return NULL;
+    out = PyBytes_FromStringAndSize(NULL, m * 4);
+    if (out == NULL)
+        return NULL;
+    dst = (unsigned char *)PyBytes_AS_STRING(out);
+    for (i = 0; i < m; i++, dst += 4) {
+        uint32_t y = mt_next(&st);
+        dst[0] = (unsigned char)(y & 0xff);
+        dst[1] = (unsigned char)((y >> 8) & 0xff);
+        dst[2] = (unsigned char)((y >> 16) & 0xff);
+        dst[3] = (unsigned char)(y >> 24);
+    }
+    return with_state(out, &st);
+}
+
+PyDoc_STRVAR(mt_bootstrap_sums_doc,
+"mt_bootstrap_sums(state, values, rows) -> (list[float], state)\n\n"
+"From random.Random state getstate()[1]: for each of rows resamples, n =\n"
+"len(values) draws randrange(n) (n.bit_length() top bits of the next\n"
+"word, drawn again while >= n) and the sum of values there, left to right\n"
+"from 0.0.  The same as indexed_sums over words_below of the words.");
+
+static PyObject *
+mt_bootstrap_sums(PyObject *self, PyObject *args)
+{
+    PyObject *state, *values, *out = NULL;
+    Py_ssize_t rows, n, r;
+    MTState st;
+    double *vals;
+    uint32_t *row = NULL;
+    int k = 0, shift;
+    if (!PyArg_ParseTuple(args, "OOn:mt_bootstrap_sums", &state, &values, &rows))
+        return NULL;
+    if (mt_load(&st, state) < 0)
+        return NULL;
+    vals = doubles_from(values, &n);
+    if (vals == NULL)
+        return NULL;
+    if (n < 1 || n > INT32_MAX || rows < 0) {
+        PyErr_SetString(PyExc_ValueError, "mt_bootstrap_sums: need 1 <= len(values) < 2**31, rows >= 0");
+        goto done;
+    }
+    while (((Py_ssize_t)1 << k) <= n)
+        k++;
+    shift = 32 - k;
+    row = PyMem_Malloc((size_t)n * sizeof(uint32_t));
+    if (row == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    out = PyList_New(rows);
+    if (out == NULL)
+        goto done;
+    for (r = 0; r < rows; r++) {
+        Py_ssize_t kept = 0, j;
+        double s = 0.0;
+        PyObject *f;
+        while (kept < n) {  /* branch-free compaction of the accepted draws */
+            uint32_t v = mt_next(&st) >> shift;
+            row[kept] = v;
+            kept += ((Py_ssize_t)v < n);
+        }
+        for (j = 0; j < n; j++)
+            s += vals[row[j]];
+        f = PyFloat_FromDouble(s);
+        if (f == NULL) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        PyList_SET_ITEM(out, r, f);
+    }
+done:
+    PyMem_Free(row);
+    PyMem_Free(vals);
+    return with_state(out, &st);
+}
+
+PyDoc_STRVAR(mt_signed_sums_doc,
+"mt_signed_sums(state, diffs, rows) -> (list[float], state)\n\n"
+"From random.Random state getstate()[1]: for each of rows resamples, one\n"
+"coin per value (two words, as random() draws them; heads when the first\n"
+"is below 2**31, i.e. random() < 0.5) keeping the value or negating it,\n"
+"summed left to right from 0.0.  The same as signed_sums of the words.");
+
+static PyObject *
+mt_signed_sums(PyObject *self, PyObject *args)
+{
+    PyObject *state, *diffs, *out = NULL;
+    Py_ssize_t rows, n, r;
+    MTState st;
+    double *d;
+    if (!PyArg_ParseTuple(args, "OOn:mt_signed_sums", &state, &diffs, &rows))
+        return NULL;
+    if (mt_load(&st, state) < 0)
+        return NULL;
+    d = doubles_from(diffs, &n);
+    if (d == NULL)
+        return NULL;
+    if (rows < 0) {
+        PyErr_SetString(PyExc_ValueError, "mt_signed_sums: rows >= 0");
+        goto done;
+    }
+    out = PyList_New(n > 0 ? rows : 0);
+    if (out == NULL || n == 0)
+        goto done;
+    for (r = 0; r < rows; r++) {
+        Py_ssize_t j;
+        double s = 0.0;
+        PyObject *f;
+        for (j = 0; j < n; j++) {
+            uint32_t a = mt_next(&st);
+            (void)mt_next(&st);
+            s += (a < UINT32_C(0x80000000)) ? d[j] : -d[j];
+        }
+        f = PyFloat_FromDouble(s);
+        if (f == NULL) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        PyList_SET_ITEM(out, r, f);
+    }
+done:
+    PyMem_Free(d);
+    return with_state(out, &st);
+}
+
 /* ------------------------------------------------------------------ */
 
 static PyMethodDef speedups_methods[] = {
@@ -1099,6 +1350,9 @@ static PyMethodDef speedups_methods[] = {
     {"indexed_sums", indexed_sums, METH_VARARGS, indexed_sums_doc},
     {"words_below", words_below, METH_VARARGS, words_below_doc},
     {"signed_sums", signed_sums, METH_VARARGS, signed_sums_doc},
+    {"mt_words", mt_words, METH_VARARGS, mt_words_doc},
+    {"mt_bootstrap_sums", mt_bootstrap_sums, METH_VARARGS, mt_bootstrap_sums_doc},
+    {"mt_signed_sums", mt_signed_sums, METH_VARARGS, mt_signed_sums_doc},
     {NULL, NULL, 0, NULL},
 };
 

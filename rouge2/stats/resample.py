@@ -38,13 +38,39 @@ from rouge2 import kernels
 CHUNK_DRAWS = 1 << 18
 
 
+def _fast(rng) -> bool:
+    """Whether the C kernels can run ``rng``'s generator from its state."""
+    return kernels.mt_words is not None and type(rng) is random.Random
+
+
+def _with_state(rng: random.Random, kernel, *args):
+    """``kernel(state, *args)`` on ``rng``'s Mersenne Twister state; ``rng``
+    takes the advanced state the kernel returns."""
+    version, internal, gauss = rng.getstate()
+    value, internal = kernel(internal, *args)
+    rng.setstate((version, internal, gauss))
+    return value
+
+
+def raw_words(rng: random.Random, m: int) -> bytes:
+    """``rng.getrandbits(32 * m).to_bytes(4 * m, "little")``: the next ``m``
+    32-bit outputs of ``rng``'s Mersenne Twister.  With the C kernels and a
+    plain :class:`random.Random`, they are generated from ``rng``'s state
+    directly (:func:`rouge2.kernels.mt_words`) rather than through a big int."""
+    if m <= 0:
+        return b""
+    if _fast(rng):
+        return _with_state(rng, kernels.mt_words, m)
+    return rng.getrandbits(32 * m).to_bytes(4 * m, "little")
+
+
 def randbelow_table(rng: random.Random, n: int, count: int) -> array:
     """``array('i', [rng.randrange(n) for _ in range(count)])``, drawn in bulk
     (``1 <= n < 2**31``); ``rng`` ends in the same state."""
     out = array("i")
     need = count
     while need > 0:
-        words = rng.getrandbits(32 * need).to_bytes(4 * need, "little")
+        words = raw_words(rng, need)
         out.frombytes(kernels.words_below(words, n))
         need = count - len(out)
     return out
@@ -53,7 +79,7 @@ def randbelow_table(rng: random.Random, n: int, count: int) -> array:
 def coin_words(rng: random.Random, coins: int) -> bytes:
     """The Mersenne Twister words ``coins`` calls of ``rng.random()`` consume
     (two each, little-endian); ``rng`` ends in the same state."""
-    return rng.getrandbits(64 * coins).to_bytes(8 * coins, "little") if coins > 0 else b""
+    return raw_words(rng, 2 * coins)
 
 
 def _rows_per_chunk(n: int) -> int:
@@ -68,6 +94,8 @@ def bootstrap_sums(values, resamples: int, rng: random.Random) -> list[float]:
     if n == 0:
         return sums
     vals = [float(v) for v in values]
+    if _fast(rng):  # draws and sums in one pass, no index table
+        return _with_state(rng, kernels.mt_bootstrap_sums, vals, resamples)
     step = _rows_per_chunk(n)
     for start in range(0, resamples, step):
         rows = min(step, resamples - start)
@@ -83,6 +111,8 @@ def randomization_sums(diffs, resamples: int, rng: random.Random) -> list[float]
     if n == 0:
         return sums
     d = [float(x) for x in diffs]
+    if _fast(rng):
+        return _with_state(rng, kernels.mt_signed_sums, d, resamples)
     step = _rows_per_chunk(2 * n)
     for start in range(0, resamples, step):
         rows = min(step, resamples - start)
