@@ -34,6 +34,7 @@ def eight_cores(monkeypatch):
     """Pretend 8 usable cores, split work finely, and count pool start-ups."""
     monkeypatch.setattr(parallel, "usable_cores", lambda: 8)
     monkeypatch.setattr(parallel, "MIN_PARALLEL_DRAWS", 0)
+    monkeypatch.setattr(parallel, "MIN_PARALLEL_SCORINGS", 0)
     monkeypatch.setattr(parallel, "CHUNK_ITEMS", 2)
     monkeypatch.setattr(parallel, "CHUNK_MAX_ITEMS", 3)
     started = []

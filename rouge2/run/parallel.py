@@ -20,6 +20,7 @@ already loaded (elsewhere they are spawned: a fresh interpreter each).
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from math import ceil
@@ -139,6 +140,9 @@ def _call_units(units: list[tuple[Callable, tuple, dict]]) -> list:
 #: below this much work (random draws), statistics run in this process:
 #: shipping them to workers would cost more than it saves
 MIN_PARALLEL_DRAWS = 2_000_000
+#: below this many (system, measure, evaluation) scorings, ``rouge2 rouge155``
+#: runs in this process: worker start-up and file re-reading would cost more
+MIN_PARALLEL_SCORINGS = 400
 #: statistics chunks per worker process (balance against per-chunk overhead)
 CHUNKS_PER_PROCESS = 4
 
@@ -170,9 +174,20 @@ class Workers:
                     stream.flush()
                 except Exception:  # pragma: no cover - closed or odd streams
                     pass
-            self._pool = ProcessPoolExecutor(max_workers=self.processes,
-                                             mp_context=multiprocessing.get_context(method),
-                                             initializer=self.initializer, initargs=self.worker_args)
+            pool = ProcessPoolExecutor(max_workers=self.processes,
+                                       mp_context=multiprocessing.get_context(method),
+                                       initializer=self.initializer, initargs=self.worker_args)
+            if method == "fork":
+                # A forked worker shares the parent's memory until it writes to it;
+                # its garbage collector would visit (write to) every inherited
+                # object and so copy the whole heap.  Frozen objects are skipped.
+                # The pool forks all its workers at the first task, here.
+                gc.freeze()
+                try:
+                    pool.submit(int).result()
+                finally:
+                    gc.unfreeze()
+            self._pool = pool
         return self._pool
 
     def close(self) -> None:

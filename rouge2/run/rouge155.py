@@ -43,6 +43,7 @@ from rouge2.config.rouge155_args import Options
 from rouge2.io.formats155 import flat_text_undefined, read_sentences
 from rouge2.io.report155 import format_results
 from rouge2.io.rouge155 import Settings
+from rouge2.run import parallel
 from rouge2.run.parallel import Workers
 
 
@@ -205,7 +206,8 @@ class Engine:
         and the warnings are the same as in one process."""
         units = self.units()
         workers = Workers(jobs, (self.o, self.settings), initializer=_init_engine)
-        if not workers.parallel or len(units) < 2:
+        scorings = len(units) * len(self.settings.evaluations)
+        if not workers.parallel or len(units) < 2 or scorings < parallel.MIN_PARALLEL_SCORINGS:
             for unit in units:
                 for line in self.unit_lines(*unit):
                     self.emit(line)
