@@ -71,3 +71,13 @@ def test_bench_run(shared, tmp_path):
         assert f"\n  {variant} " in out, variant
     assert "statistics' share" in out
     assert "2 documents x 2 systems = 4 summaries, 11 references each" in out
+
+
+def test_bench_run_scaling_and_rouge155(shared, tmp_path):
+    args = ["--docs", "2", "--systems", "2", "--passes", "1", "--resamples", "20",
+            "--test-resamples", "20", "--jobs", "2", "--scaling", "1,2", "--rouge155"]
+    out = run_script("bench_run.py", args, shared, tmp_path)
+    assert "rouge2 run (full): --jobs scaling" in out
+    assert "rouge2 rouge155: --jobs scaling" in out
+    assert "the 1.5.5 bootstrap's share" in out
+    assert "check: rouge155 reports identical for every --jobs: yes" in out
