@@ -46,6 +46,7 @@ import os
 
 from rouge2.kernels import python
 from rouge2.kernels.python import clipped_hits, mask_lcs_length, packed_ngrams, position_masks
+from rouge2.kernels.python import DRAND48_A, DRAND48_C, DRAND48_SEED, MASK48, SCALE48  # Perl's drand48
 
 
 def _load_c():
@@ -67,13 +68,16 @@ if _C is not None:
     rouge155_tokens = _C.rouge155_tokens
     token_ids = _C.token_ids
     lcs_marks_small = _C.lcs_marks
-    perl_resample_table = _C.perl_resample_table
-    indexed_sums = _C.indexed_sums
-    words_below = _C.words_below
-    signed_sums = _C.signed_sums
-    mt_words = _C.mt_words
-    mt_bootstrap_sums = _C.mt_bootstrap_sums
-    mt_signed_sums = _C.mt_signed_sums
+    # an extension built from an older _speedups.c lacks these: Python then
+    perl_resample_table = getattr(_C, "perl_resample_table", python.perl_resample_table)
+    indexed_sums = getattr(_C, "indexed_sums", python.indexed_sums)
+    words_below = getattr(_C, "words_below", python.words_below)
+    signed_sums = getattr(_C, "signed_sums", python.signed_sums)
+    mt_words = getattr(_C, "mt_words", None)
+    mt_bootstrap_sums = getattr(_C, "mt_bootstrap_sums", None)
+    mt_signed_sums = getattr(_C, "mt_signed_sums", None)
+    if None in (mt_words, mt_bootstrap_sums, mt_signed_sums):
+        mt_words = mt_bootstrap_sums = mt_signed_sums = None
 else:
     ngram_hits = python.ngram_hits
     lcs_length = python.lcs_length

@@ -13,6 +13,12 @@
  *
  * The pure-Python versions in rouge2/kernels/python.py are the reference;
  * tests/test_speedups.py checks that both agree.
+ *
+ * At the end, bulk resampling for rouge2.stats.resample (the bootstraps and
+ * paired tests): Perl's drand48 table, index sums, randrange/coin draws from
+ * raw Mersenne Twister words, and MT19937 run from a random.Random state
+ * (mt_*); tests/test_resample.py checks them against Python and against the
+ * one-at-a-time calls.
  */
 
 #define PY_SSIZE_T_CLEAN

@@ -159,11 +159,12 @@ def rouge155_tokens(text: str) -> list[str]:
 
 from array import array  # noqa: E402
 
-_DRAND48_A = 0x5DEECE66D
-_DRAND48_C = 0xB
-_DRAND48_SEED = 0x330E
-_MASK48 = (1 << 48) - 1
-_SCALE48 = 1.0 / (1 << 48)
+#: Perl's drand48 (also used by rouge2.stats.drand48)
+DRAND48_A = 0x5DEECE66D
+DRAND48_C = 0xB
+DRAND48_SEED = 0x330E
+MASK48 = (1 << 48) - 1
+SCALE48 = 1.0 / (1 << 48)
 
 
 def perl_resample_table(n: int, count: int) -> bytes:
@@ -174,11 +175,11 @@ def perl_resample_table(n: int, count: int) -> bytes:
     out = array("i")
     fn = float(n)
     for r in range(count):
-        x = (((r & 0xFFFFFFFF) << 16) + _DRAND48_SEED) & _MASK48
+        x = (((r & 0xFFFFFFFF) << 16) + DRAND48_SEED) & MASK48
         row = []
         for _ in range(n):
-            x = (_DRAND48_A * x + _DRAND48_C) & _MASK48
-            row.append(int(fn * (x * _SCALE48)))
+            x = (DRAND48_A * x + DRAND48_C) & MASK48
+            row.append(int(fn * (x * SCALE48)))
         out.extend(row)
     return out.tobytes()
 
