@@ -167,3 +167,39 @@ def test_rouge155_jobs_error_after_the_same_lines(tmp_path, eight_cores):
 def test_rouge155_jobs_value_checked(tmp_path, bad):
     rc, out, err = _rouge155(tmp_path, ["--jobs", bad, "-a", "c.xml"])
     assert rc == 2 and err.startswith("rouge2 rouge155: error: option --jobs needs") and err.count("\n") == 1
+
+
+def test_spawned_workers_give_the_same_files(tmp_path, eight_cores, monkeypatch):
+    """With another thread running, workers are spawned, not forked: same files."""
+    import threading
+
+    cfg = tmp_path / "run.yaml"
+    cfg.write_text(
+        f"inputs: {{format: jsonl, path: {NEWS}}}\n"
+        "measures: [rouge-1]\n"
+        "bootstrap: {resamples: 50}\n"
+        f"outputs: {{dir: {tmp_path / 'out'}, console: false}}\n")
+    assert main(["run", "--progress", "off", str(cfg)]) == 0
+    shutil.move(tmp_path / "out", tmp_path / "one")
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    methods = []
+    import multiprocessing
+
+    original = multiprocessing.get_context
+
+    def get_context(method=None):
+        methods.append(method)
+        return original(method)
+
+    monkeypatch.setattr(multiprocessing, "get_context", get_context)
+    try:
+        assert main(["run", "--progress", "off", "--jobs", "2", str(cfg)]) == 0
+    finally:
+        stop.set()
+        other.join()
+    assert "spawn" in methods and "fork" not in methods
+    names = _files(tmp_path / "one")
+    match, mismatch, errors = filecmp.cmpfiles(tmp_path / "one", tmp_path / "out", names, shallow=False)
+    assert (mismatch, errors) == ([], [])

@@ -15,7 +15,8 @@ One pool of :class:`Workers` serves a whole run.  It has at most as many
 processes as usable CPU cores (more cannot speed up this CPU-bound work;
 they only add start-up and switching), starts on first use, and on Linux
 forks its workers, which then start in milliseconds with every module
-already loaded (elsewhere they are spawned: a fresh interpreter each).
+already loaded (elsewhere, or when the calling program runs other threads,
+they are spawned: a fresh interpreter each).
 """
 
 from __future__ import annotations
@@ -168,7 +169,12 @@ class Workers:
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
 
-            method = "fork" if sys.platform.startswith("linux") else "spawn"
+            import threading
+
+            # fork only a single-threaded process (a thread holding a lock at the
+            # fork would leave that lock held forever in the child)
+            fork = sys.platform.startswith("linux") and threading.active_count() == 1
+            method = "fork" if fork else "spawn"
             for stream in (sys.stdout, sys.stderr):  # a forked child must not re-emit buffered text
                 try:
                     stream.flush()
