@@ -82,3 +82,13 @@ def test_bench_stem(shared, tmp_path):
     assert "check: C and Python stems identical on all distinct words and all tokens" in out
     for case in ("distinct ", "all-tokens ", "  c       child", "  python  child"):
         assert case in out, case
+
+
+def test_bench_run_scaling_and_rouge155(shared, tmp_path):
+    args = ["--docs", "2", "--systems", "2", "--passes", "1", "--resamples", "20",
+            "--test-resamples", "20", "--jobs", "2", "--scaling", "1,2", "--rouge155"]
+    out = run_script("bench_run.py", args, shared, tmp_path)
+    assert "rouge2 run (full): --jobs scaling" in out
+    assert "rouge2 rouge155: --jobs scaling" in out
+    assert "the 1.5.5 bootstrap's share" in out
+    assert "check: rouge155 reports identical for every --jobs: yes" in out

@@ -39,7 +39,7 @@ def run(argv: list[str], out: BinaryIO, err: TextIO) -> int:
         def emit(line: str) -> None:
             out.write(encode_line(line) + b"\n")
 
-        Engine(options, settings, emit, warn).run()
+        Engine(options, settings, emit, warn).run(jobs=options.jobs)
     except BrokenPipeError:
         # the reader went away (e.g. "| head"); stop quietly like the script
         _silence_stdout()

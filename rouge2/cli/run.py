@@ -46,7 +46,8 @@ def run_main(argv: list[str]) -> int:
     parser.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                         help="progress bar on stderr: auto = only on a terminal")
     parser.add_argument("--jobs", "-j", type=_jobs, default=1, metavar="N",
-                        help="score in N processes (results identical to one process; "
+                        help="score and compute the statistics in up to N processes, at most one "
+                             "per usable CPU core (results identical to one process; "
                              "0 = one per CPU core; default 1)")
     parser.add_argument("--overwrite", action="store_true",
                         help="replace existing output files rouge2 did not write "

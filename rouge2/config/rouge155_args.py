@@ -69,6 +69,7 @@ Reproduces the ROUGE-1.5.5 report for an XML settings file.
   -x         do not compute ROUGE-L
   -z FMT     SETTINGS is a file list (peer model1 ... per line) in FMT (SPL|SEE|ISI)
   -2 N       compute skip-bigrams with maximum gap N (negative: no limit)
+  --jobs N   score in N processes (the same report; 0 = one per CPU core)
 """
 
 
@@ -103,6 +104,7 @@ class Options:
     data_dir: str | None = None
     help: bool = False
     warnings: list = field(default_factory=list)
+    jobs: int = 1                              # --jobs (rouge2's own option)
 
 
 def getopts(argv: list[str]) -> tuple[dict, list[str]]:
@@ -114,6 +116,14 @@ def getopts(argv: list[str]) -> tuple[dict, list[str]]:
         if arg == "--":
             args.pop(0)
             break
+        if arg == "--jobs" or arg.startswith("--jobs="):  # rouge2's own long option
+            args.pop(0)
+            if arg == "--jobs":
+                if not args:
+                    raise UserError("option --jobs needs a value")
+                arg = "--jobs=" + args.pop(0)
+            opts["jobs"] = arg[len("--jobs="):]
+            continue
         if len(arg) < 2 or arg[0] != "-":
             break
         first, rest = arg[1], arg[2:]
@@ -144,6 +154,20 @@ def _int_value(letter: str, text: str, what: str) -> int:
     return int(v)
 
 
+def _jobs_value(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise UserError(f"option --jobs needs a whole number of processes, got {text!r}") from None
+    if n < 0:
+        raise UserError(f"option --jobs needs 0 (one per CPU core) or more, got {n}")
+    if n == 0:
+        import os
+
+        n = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return n
+
+
 def parse_args(argv: list[str]) -> Options:
     """Parse the command line like ROUGE-1.5.5.pl; UserError on mistakes."""
     raw, args = getopts(argv)
@@ -164,6 +188,8 @@ def parse_args(argv: list[str]) -> Options:
     elif not o.all_systems and o.system_id is None:
         raise UserError("give a system ID to evaluate, or use -a to evaluate all systems")
     o.data_dir = raw.get("e")
+    if "jobs" in raw:
+        o.jobs = _jobs_value(raw["jobs"])
     o.print_per_eval = bool(raw.get("d"))
     o.stem = bool(raw.get("m"))
     o.remove_stopwords = bool(raw.get("s"))

@@ -39,6 +39,16 @@ measures or options, only of strings and integer ids.
     the script's LCS traceback as a bit mask over ``a_ids`` (at most 64
     ids), in C only; ``None`` on the Python path, where callers use
     :func:`rouge2.kernels.python.lcs_marks` on position masks instead.
+``perl_resample_table(n, count)``, ``indexed_sums(values, table, n)``
+    ROUGE-1.5.5's bootstrap draws (Perl's srand/rand) as a flat int32 table,
+    and per row of ``n`` indices the sum of the values there (left to right).
+``words_below(words, n)``, ``signed_sums(diffs, words, n)``
+    ``random.Random.randrange(n)`` and ``random() < 0.5`` coins from raw
+    Mersenne Twister words drawn in bulk (:mod:`rouge2.stats.resample`).
+``mt_words(state, m)``, ``mt_bootstrap_sums(state, values, rows)``, ``mt_signed_sums(state, diffs, rows)``
+    the same, generating the Mersenne Twister words from a
+    ``random.Random`` state (returning the advanced state), in C only
+    (``None`` on the Python path, where callers draw with ``getrandbits``).
 """
 
 from __future__ import annotations
@@ -47,6 +57,7 @@ import os
 
 from rouge2.kernels import python
 from rouge2.kernels.python import clipped_hits, mask_lcs_length, packed_ngrams, position_masks
+from rouge2.kernels.python import DRAND48_A, DRAND48_C, DRAND48_SEED, MASK48, SCALE48  # Perl's drand48
 
 
 def _load_c():
@@ -70,6 +81,16 @@ if _C is not None:
     lcs_marks_small = _C.lcs_marks
     rouge155_stemmer = _C.Rouge155Stemmer
     porter155_stem = _C.porter155_stem
+    # an extension built from an older _speedups.c lacks these: Python then
+    perl_resample_table = getattr(_C, "perl_resample_table", python.perl_resample_table)
+    indexed_sums = getattr(_C, "indexed_sums", python.indexed_sums)
+    words_below = getattr(_C, "words_below", python.words_below)
+    signed_sums = getattr(_C, "signed_sums", python.signed_sums)
+    mt_words = getattr(_C, "mt_words", None)
+    mt_bootstrap_sums = getattr(_C, "mt_bootstrap_sums", None)
+    mt_signed_sums = getattr(_C, "mt_signed_sums", None)
+    if None in (mt_words, mt_bootstrap_sums, mt_signed_sums):
+        mt_words = mt_bootstrap_sums = mt_signed_sums = None
 else:
     ngram_hits = python.ngram_hits
     lcs_length = python.lcs_length
@@ -78,6 +99,11 @@ else:
     lcs_marks_small = None
     rouge155_stemmer = python.MemoStemmer
     porter155_stem = None
+    perl_resample_table = python.perl_resample_table
+    indexed_sums = python.indexed_sums
+    words_below = python.words_below
+    signed_sums = python.signed_sums
+    mt_words = mt_bootstrap_sums = mt_signed_sums = None
 
 #: the pure-Python references under their own names (for tests and fallbacks)
 py_ngram_hits = python.ngram_hits
@@ -88,6 +114,13 @@ lcs_marks = python.lcs_marks
 
 __all__ = [
     "HAVE_C",
+    "indexed_sums",
+    "mt_bootstrap_sums",
+    "mt_signed_sums",
+    "mt_words",
+    "perl_resample_table",
+    "signed_sums",
+    "words_below",
     "clipped_hits",
     "lcs_length",
     "lcs_marks",

@@ -13,6 +13,12 @@
  *
  * The pure-Python versions in rouge2/kernels/python.py are the reference;
  * tests/test_speedups.py checks that both agree.
+ *
+ * At the end, bulk resampling for rouge2.stats.resample (the bootstraps and
+ * paired tests): Perl's drand48 table, index sums, randrange/coin draws from
+ * raw Mersenne Twister words, and MT19937 run from a random.Random state
+ * (mt_*); tests/test_resample.py checks them against Python and against the
+ * one-at-a-time calls.
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -872,6 +878,473 @@ done:
 }
 
 /* ------------------------------------------------------------------ */
+/* Bulk resampling for rouge2.stats (bootstraps and paired tests).      */
+/* The pure-Python definitions are in rouge2/kernels/python.py; every   */
+/* sum adds left to right from 0.0, one double addition per term.       */
+
+static double *
+doubles_from(PyObject *seq, Py_ssize_t *len)
+{
+    PyObject *fast = PySequence_Fast(seq, "expected a sequence of numbers");
+    Py_ssize_t i, n;
+    double *out;
+    if (fast == NULL)
+        return NULL;
+    n = PySequence_Fast_GET_SIZE(fast);
+    out = PyMem_Malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
+    if (out == NULL) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (i = 0; i < n; i++) {
+        double v = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1.0 && PyErr_Occurred()) {
+            PyMem_Free(out);
+            Py_DECREF(fast);
+            return NULL;
+        }
+        out[i] = v;
+    }
+    Py_DECREF(fast);
+    *len = n;
+    return out;
+}
+
+static uint32_t
+le_word(const unsigned char *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+
+PyDoc_STRVAR(perl_resample_table_doc,
+"perl_resample_table(n, count) -> bytes\n\n"
+"ROUGE-1.5.5's bootstrap draws as native int32: for each resample r < count,\n"
+"Perl's srand(r) then int(rand(n)) n times (drand48).");
+
+static PyObject *
+perl_resample_table(PyObject *self, PyObject *args)
+{
+    Py_ssize_t n, count, r, j;
+    PyObject *out;
+    int32_t *dst;
+    double fn;
+    if (!PyArg_ParseTuple(args, "nn:perl_resample_table", &n, &count))
+        return NULL;
+    if (n < 0 || count < 0 || n > INT32_MAX || (count > 0 && n > PY_SSIZE_T_MAX / 4 / count)) {
+        PyErr_SetString(PyExc_ValueError, "perl_resample_table: bad n or count");
+        return NULL;
+    }
+    out = PyBytes_FromStringAndSize(NULL, n * count * 4);
+    if (out == NULL)
+        return NULL;
+    dst = (int32_t *)PyBytes_AS_STRING(out);
+    fn = (double)n;
+    for (r = 0; r < count; r++) {
+        uint64_t x = ((((uint64_t)r & 0xFFFFFFFFu) << 16) + 0x330E) & UINT64_C(0xFFFFFFFFFFFF);
+        for (j = 0; j < n; j++) {
+            x = (UINT64_C(0x5DEECE66D) * x + 0xB) & UINT64_C(0xFFFFFFFFFFFF);
+            *dst++ = (int32_t)(fn * ((double)x * (1.0 / 281474976710656.0)));
+        }
+    }
+    return out;
+}
+
+PyDoc_STRVAR(indexed_sums_doc,
+"indexed_sums(values, table, n) -> list[float]\n\n"
+"For each row of n int32 indices in table (a buffer), the sum of values at\n"
+"those indices, added left to right from 0.0.");
+
+static PyObject *
+indexed_sums(PyObject *self, PyObject *args)
+{
+    PyObject *values, *out = NULL;
+    Py_buffer tb;
+    Py_ssize_t n, len, rows, r, j;
+    double *vals;
+    const int32_t *idx;
+    if (!PyArg_ParseTuple(args, "Oy*n:indexed_sums", &values, &tb, &n))
+        return NULL;
+    vals = doubles_from(values, &len);
+    if (vals == NULL) {
+        PyBuffer_Release(&tb);
+        return NULL;
+    }
+    rows = n > 0 ? tb.len / 4 / n : 0;
+    idx = (const int32_t *)tb.buf;
+    out = PyList_New(rows);
+    if (out == NULL)
+        goto done;
+    for (r = 0; r < rows; r++) {
+        double s = 0.0;
+        const int32_t *row = idx + r * n;
+        PyObject *f;
+        for (j = 0; j < n; j++) {
+            int32_t k = row[j];
+            if (k < 0 || k >= len) {
+                PyErr_SetString(PyExc_IndexError, "indexed_sums: index out of range");
+                Py_CLEAR(out);
+                goto done;
+            }
+            s += vals[k];
+        }
+        f = PyFloat_FromDouble(s);
+        if (f == NULL) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        PyList_SET_ITEM(out, r, f);
+    }
+done:
+    PyMem_Free(vals);
+    PyBuffer_Release(&tb);
+    return out;
+}
+
+PyDoc_STRVAR(words_below_doc,
+"words_below(words, n) -> bytes\n\n"
+"The int32 indices random.Random.randrange(n) accepts from little-endian\n"
+"32-bit MT outputs: each word >> (32 - n.bit_length()), kept when < n.");
+
+static PyObject *
+words_below(PyObject *self, PyObject *args)
+{
+    Py_buffer wb;
+    Py_ssize_t n, m, i, kept = 0;
+    int k = 0, shift;
+    PyObject *out;
+    int32_t *dst;
+    const unsigned char *src;
+    if (!PyArg_ParseTuple(args, "y*n:words_below", &wb, &n))
+        return NULL;
+    if (n < 1 || n > INT32_MAX) {
+        PyBuffer_Release(&wb);
+        PyErr_SetString(PyExc_ValueError, "words_below: n must be in [1, 2**31)");
+        return NULL;
+    }
+    while (((Py_ssize_t)1 << k) <= n)
+        k++;
+    shift = 32 - k;
+    m = wb.len / 4;
+    out = PyBytes_FromStringAndSize(NULL, m * 4);
+    if (out == NULL) {
+        PyBuffer_Release(&wb);
+        return NULL;
+    }
+    dst = (int32_t *)PyBytes_AS_STRING(out);
+    src = (const unsigned char *)wb.buf;
+    for (i = 0; i < m; i++) {
+        uint32_t v = le_word(src + 4 * i) >> shift;
+        if ((Py_ssize_t)v < n)
+            dst[kept++] = (int32_t)v;
+    }
+    PyBuffer_Release(&wb);
+    if (_PyBytes_Resize(&out, kept * 4) < 0)
+        return NULL;
+    return out;
+}
+
+PyDoc_STRVAR(signed_sums_doc,
+"signed_sums(diffs, words, n) -> list[float]\n\n"
+"Approximate randomization: two little-endian 32-bit MT outputs per coin;\n"
+"diffs[j] is kept when the first word is below 2**31 (random() < 0.5),\n"
+"else negated; per resample of n coins the sum, left to right from 0.0.");
+
+static PyObject *
+signed_sums(PyObject *self, PyObject *args)
+{
+    PyObject *diffs, *out = NULL;
+    Py_buffer wb;
+    Py_ssize_t n, len, rows, r, j;
+    double *d;
+    const unsigned char *src;
+    if (!PyArg_ParseTuple(args, "Oy*n:signed_sums", &diffs, &wb, &n))
+        return NULL;
+    d = doubles_from(diffs, &len);
+    if (d == NULL) {
+        PyBuffer_Release(&wb);
+        return NULL;
+    }
+    if (n > len) {
+        PyErr_SetString(PyExc_ValueError, "signed_sums: n exceeds len(diffs)");
+        goto done;
+    }
+    rows = n > 0 ? wb.len / 8 / n : 0;
+    src = (const unsigned char *)wb.buf;
+    out = PyList_New(rows);
+    if (out == NULL)
+        goto done;
+    for (r = 0; r < rows; r++) {
+        double s = 0.0;
+        const unsigned char *p = src + (size_t)r * (size_t)n * 8;
+        PyObject *f;
+        for (j = 0; j < n; j++, p += 8)
+            s += (le_word(p) < UINT32_C(0x80000000)) ? d[j] : -d[j];
+        f = PyFloat_FromDouble(s);
+        if (f == NULL) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        PyList_SET_ITEM(out, r, f);
+    }
+done:
+    PyMem_Free(d);
+    PyBuffer_Release(&wb);
+    return out;
+}
+
+/* MT19937 as random.Random runs it: a state is getstate()[1], the 624
+   words and the position of the next one. */
+
+#define MT_N 624
+#define MT_M 397
+
+typedef struct {
+    uint32_t mt[MT_N];
+    unsigned long pos;
+} MTState;
+
+static int
+mt_load(MTState *st, PyObject *state)
+{
+    Py_ssize_t i;
+    if (!PyTuple_Check(state) || PyTuple_GET_SIZE(state) != MT_N + 1) {
+        PyErr_SetString(PyExc_ValueError, "expected random.Random.getstate()[1]");
+        return -1;
+    }
+    for (i = 0; i <= MT_N; i++) {
+        unsigned long v = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(state, i));
+        if (v == (unsigned long)-1 && PyErr_Occurred())
+            return -1;
+        if (i < MT_N)
+            st->mt[i] = (uint32_t)v;
+        else
+            st->pos = v;
+    }
+    if (st->pos > MT_N) {
+        PyErr_SetString(PyExc_ValueError, "bad Mersenne Twister state position");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *
+mt_dump(const MTState *st)
+{
+    Py_ssize_t i;
+    PyObject *t = PyTuple_New(MT_N + 1);
+    if (t == NULL)
+        return NULL;
+    for (i = 0; i <= MT_N; i++) {
+        PyObject *v = PyLong_FromUnsignedLong(i < MT_N ? (unsigned long)st->mt[i] : st->pos);
+        if (v == NULL) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return t;
+}
+
+static void
+mt_refill(MTState *st)
+{
+    static const uint32_t mag01[2] = {0x0u, 0x9908b0dfu};
+    uint32_t *mt = st->mt;
+    uint32_t y;
+    int kk;
+    for (kk = 0; kk < MT_N - MT_M; kk++) {
+        y = (mt[kk] & 0x80000000u) | (mt[kk + 1] & 0x7fffffffu);
+        mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 1u];
+    }
+    for (; kk < MT_N - 1; kk++) {
+        y = (mt[kk] & 0x80000000u) | (mt[kk + 1] & 0x7fffffffu);
+        mt[kk] = mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 1u];
+    }
+    y = (mt[MT_N - 1] & 0x80000000u) | (mt[0] & 0x7fffffffu);
+    mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 1u];
+    st->pos = 0;
+}
+
+static inline uint32_t
+mt_next(MTState *st)
+{
+    uint32_t y;
+    if (st->pos >= MT_N)
+        mt_refill(st);
+    y = st->mt[st->pos++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680u;
+    y ^= (y << 15) & 0xefc60000u;
+    y ^= (y >> 18);
+    return y;
+}
+
+static PyObject *
+with_state(PyObject *value, const MTState *st)
+{
+    PyObject *t, *res;
+    if (value == NULL)
+        return NULL;
+    t = mt_dump(st);
+    if (t == NULL) {
+        Py_DECREF(value);
+        return NULL;
+    }
+    res = PyTuple_Pack(2, value, t);
+    Py_DECREF(value);
+    Py_DECREF(t);
+    return res;
+}
+
+PyDoc_STRVAR(mt_words_doc,
+"mt_words(state, m) -> (bytes, state)\n\n"
+"The next m 32-bit Mersenne Twister outputs (MT19937, as random.Random\n"
+"generates them), little-endian, from state = random.Random.getstate()[1];\n"
+"returns them and the advanced state.  The same as\n"
+"getrandbits(32 * m).to_bytes(4 * m, 'little') without the big int.");
+
+static PyObject *
+mt_words(PyObject *self, PyObject *args)
+{
+    PyObject *state, *out;
+    Py_ssize_t m, i;
+    MTState st;
+    unsigned char *dst;
+    if (!PyArg_ParseTuple(args, "On:mt_words", &state, &m))
+        return NULL;
+    if (m < 0 || m > PY_SSIZE_T_MAX / 4) {
+        PyErr_SetString(PyExc_ValueError, "mt_words: bad m");
+        return NULL;
+    }
+    if (mt_load(&st, state) < 0)
+        return NULL;
+    out = PyBytes_FromStringAndSize(NULL, m * 4);
+    if (out == NULL)
+        return NULL;
+    dst = (unsigned char *)PyBytes_AS_STRING(out);
+    for (i = 0; i < m; i++, dst += 4) {
+        uint32_t y = mt_next(&st);
+        dst[0] = (unsigned char)(y & 0xff);
+        dst[1] = (unsigned char)((y >> 8) & 0xff);
+        dst[2] = (unsigned char)((y >> 16) & 0xff);
+        dst[3] = (unsigned char)(y >> 24);
+    }
+    return with_state(out, &st);
+}
+
+PyDoc_STRVAR(mt_bootstrap_sums_doc,
+"mt_bootstrap_sums(state, values, rows) -> (list[float], state)\n\n"
+"From random.Random state getstate()[1]: for each of rows resamples, n =\n"
+"len(values) draws randrange(n) (n.bit_length() top bits of the next\n"
+"word, drawn again while >= n) and the sum of values there, left to right\n"
+"from 0.0.  The same as indexed_sums over words_below of the words.");
+
+static PyObject *
+mt_bootstrap_sums(PyObject *self, PyObject *args)
+{
+    PyObject *state, *values, *out = NULL;
+    Py_ssize_t rows, n, r;
+    MTState st;
+    double *vals;
+    uint32_t *row = NULL;
+    int k = 0, shift;
+    if (!PyArg_ParseTuple(args, "OOn:mt_bootstrap_sums", &state, &values, &rows))
+        return NULL;
+    if (mt_load(&st, state) < 0)
+        return NULL;
+    vals = doubles_from(values, &n);
+    if (vals == NULL)
+        return NULL;
+    if (n < 1 || n > INT32_MAX || rows < 0) {
+        PyErr_SetString(PyExc_ValueError, "mt_bootstrap_sums: need 1 <= len(values) < 2**31, rows >= 0");
+        goto done;
+    }
+    while (((Py_ssize_t)1 << k) <= n)
+        k++;
+    shift = 32 - k;
+    row = PyMem_Malloc((size_t)n * sizeof(uint32_t));
+    if (row == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    out = PyList_New(rows);
+    if (out == NULL)
+        goto done;
+    for (r = 0; r < rows; r++) {
+        Py_ssize_t kept = 0, j;
+        double s = 0.0;
+        PyObject *f;
+        while (kept < n) {  /* branch-free compaction of the accepted draws */
+            uint32_t v = mt_next(&st) >> shift;
+            row[kept] = v;
+            kept += ((Py_ssize_t)v < n);
+        }
+        for (j = 0; j < n; j++)
+            s += vals[row[j]];
+        f = PyFloat_FromDouble(s);
+        if (f == NULL) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        PyList_SET_ITEM(out, r, f);
+    }
+done:
+    PyMem_Free(row);
+    PyMem_Free(vals);
+    return with_state(out, &st);
+}
+
+PyDoc_STRVAR(mt_signed_sums_doc,
+"mt_signed_sums(state, diffs, rows) -> (list[float], state)\n\n"
+"From random.Random state getstate()[1]: for each of rows resamples, one\n"
+"coin per value (two words, as random() draws them; heads when the first\n"
+"is below 2**31, i.e. random() < 0.5) keeping the value or negating it,\n"
+"summed left to right from 0.0.  The same as signed_sums of the words.");
+
+static PyObject *
+mt_signed_sums(PyObject *self, PyObject *args)
+{
+    PyObject *state, *diffs, *out = NULL;
+    Py_ssize_t rows, n, r;
+    MTState st;
+    double *d;
+    if (!PyArg_ParseTuple(args, "OOn:mt_signed_sums", &state, &diffs, &rows))
+        return NULL;
+    if (mt_load(&st, state) < 0)
+        return NULL;
+    d = doubles_from(diffs, &n);
+    if (d == NULL)
+        return NULL;
+    if (rows < 0) {
+        PyErr_SetString(PyExc_ValueError, "mt_signed_sums: rows >= 0");
+        goto done;
+    }
+    out = PyList_New(n > 0 ? rows : 0);
+    if (out == NULL || n == 0)
+        goto done;
+    for (r = 0; r < rows; r++) {
+        Py_ssize_t j;
+        double s = 0.0;
+        PyObject *f;
+        for (j = 0; j < n; j++) {
+            uint32_t a = mt_next(&st);
+            (void)mt_next(&st);
+            s += (a < UINT32_C(0x80000000)) ? d[j] : -d[j];
+        }
+        f = PyFloat_FromDouble(s);
+        if (f == NULL) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        PyList_SET_ITEM(out, r, f);
+    }
+done:
+    PyMem_Free(d);
+    return with_state(out, &st);
+}
+
+/* ------------------------------------------------------------------ */
 
 /* ------------------------------------------------------------------ */
 /* ROUGE-1.5.5's -m stemming: the WordNet exception table, then its     */
@@ -1257,6 +1730,13 @@ static PyMethodDef speedups_methods[] = {
     {"token_ids", (PyCFunction)(void (*)(void))token_ids, METH_FASTCALL, token_ids_doc},
     {"lcs_marks", (PyCFunction)(void (*)(void))lcs_marks, METH_FASTCALL, lcs_marks_doc},
     {"porter155_stem", (PyCFunction)porter155_stem_py, METH_O, porter155_stem_doc},
+    {"perl_resample_table", perl_resample_table, METH_VARARGS, perl_resample_table_doc},
+    {"indexed_sums", indexed_sums, METH_VARARGS, indexed_sums_doc},
+    {"words_below", words_below, METH_VARARGS, words_below_doc},
+    {"signed_sums", signed_sums, METH_VARARGS, signed_sums_doc},
+    {"mt_words", mt_words, METH_VARARGS, mt_words_doc},
+    {"mt_bootstrap_sums", mt_bootstrap_sums, METH_VARARGS, mt_bootstrap_sums_doc},
+    {"mt_signed_sums", mt_signed_sums, METH_VARARGS, mt_signed_sums_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -186,3 +186,100 @@ class MemoStemmer:
     @property
     def memo_size(self) -> int:
         return len(self._memo)
+
+
+# ---------------------------------------------------------------------------
+# bulk resampling (the bootstraps and paired tests in rouge2.stats)
+#
+# Index tables are bytes of native int32 (any buffer is accepted), flat:
+# row r holds the n indices of resample r.  Sums add a row's values left to right starting
+# from 0.0, one addition per index, exactly like Perl's ``$sum += ...`` and
+# like the builtin ``sum`` of Python <= 3.11 (3.12 compensates, so it is
+# not used here).
+
+from array import array  # noqa: E402
+
+#: Perl's drand48 (also used by rouge2.stats.drand48)
+DRAND48_A = 0x5DEECE66D
+DRAND48_C = 0xB
+DRAND48_SEED = 0x330E
+MASK48 = (1 << 48) - 1
+SCALE48 = 1.0 / (1 << 48)
+
+
+def perl_resample_table(n: int, count: int) -> bytes:
+    """ROUGE-1.5.5's bootstrap draws: for each resample r < ``count``, Perl's
+    ``srand(r)`` then ``int(rand(n))`` ``n`` times (Perl's drand48: the seed
+    is ``(r mod 2**32) << 16 | 0x330E``, then ``x = (0x5DEECE66D x + 0xB)
+    mod 2**48`` and ``rand(n) = n * (x / 2**48)``)."""
+    out = array("i")
+    fn = float(n)
+    for r in range(count):
+        x = (((r & 0xFFFFFFFF) << 16) + DRAND48_SEED) & MASK48
+        row = []
+        for _ in range(n):
+            x = (DRAND48_A * x + DRAND48_C) & MASK48
+            row.append(int(fn * (x * SCALE48)))
+        out.extend(row)
+    return out.tobytes()
+
+
+def indexed_sums(values, table, n: int) -> list[float]:
+    """For each row of ``n`` indices in ``table``, the sum of ``values`` at
+    those indices, added left to right from 0.0."""
+    vals = [float(v) for v in values]
+    idx = memoryview(table).cast("B").cast("i")
+    sums = []
+    if n <= 0:
+        return sums
+    for start in range(0, len(idx) - len(idx) % n, n):
+        s = 0.0
+        for j in idx[start:start + n]:
+            s += vals[j]
+        sums.append(s)
+    return sums
+
+
+def words_below(words: bytes, n: int) -> bytes:
+    """The indices ``random.Random.randrange(n)`` accepts from consecutive
+    32-bit Mersenne Twister outputs (``words``, little-endian, as
+    ``getrandbits(32 * m).to_bytes(4 * m, "little")`` gives them): each
+    word shifted right to ``n.bit_length()`` bits, kept when below ``n``
+    (``1 <= n < 2**31``)."""
+    shift = 32 - n.bit_length()
+    out = array("i")
+    for w in memoryview(words).cast("I") if _LITTLE else _le_words(words):
+        r = w >> shift
+        if r < n:
+            out.append(r)
+    return out.tobytes()
+
+
+def signed_sums(diffs, words: bytes, n: int) -> list[float]:
+    """Approximate randomization: ``words`` holds two little-endian 32-bit
+    Mersenne Twister outputs per coin (what ``random.Random.random()``
+    consumes); a coin keeps ``diffs[j]`` when ``random() < 0.5``, i.e. when
+    the first word is below 2**31, else negates it.  For each resample (n
+    coins) the signed values added left to right from 0.0."""
+    d = [float(x) for x in diffs]
+    ws = memoryview(words).cast("I") if _LITTLE else _le_words(words)
+    sums = []
+    if n <= 0:
+        return sums
+    coins = len(ws) // 2
+    for start in range(0, coins - coins % n, n):
+        s = 0.0
+        for j in range(n):
+            x = d[j]
+            s += x if ws[2 * (start + j)] < 0x80000000 else -x
+        sums.append(s)
+    return sums
+
+
+import sys as _sys  # noqa: E402
+
+_LITTLE = _sys.byteorder == "little"
+
+
+def _le_words(words: bytes) -> list[int]:
+    return [int.from_bytes(words[i:i + 4], "little") for i in range(0, len(words) - len(words) % 4, 4)]

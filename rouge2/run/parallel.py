@@ -1,15 +1,31 @@
-"""Scoring a run's input items, here or in worker processes (``--jobs N``).
+"""Scoring a run's input items, and its statistics, here or in worker processes (``--jobs N``).
 
 Each item is scored by a :class:`PairScorer` built once per process; results
 come back in input order, so the outputs of ``--jobs N`` are identical to one
 process.  Items travel in chunks of whole tasks where possible (a worker then
 analyses a task's references once), and at most ``2 * jobs`` chunks are in
 flight, so memory does not grow with the input.
+
+The bootstrap intervals and paired tests are split into (system, measure)
+work units (:meth:`Workers.map`); each unit's random stream is seeded by its
+own label, so a unit's numbers do not depend on where it runs, and results
+are merged in unit order.
+
+One pool of :class:`Workers` serves a whole run.  It has at most as many
+processes as usable CPU cores (more cannot speed up this CPU-bound work;
+they only add start-up and switching), starts on first use, and on Linux
+forks its workers, which then start in milliseconds with every module
+already loaded (elsewhere, or when the calling program runs other threads,
+they are spawned: a fresh interpreter each).
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+import gc
+import os
+import sys
+from math import ceil
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from rouge2.io.inputs import InputItem
 from rouge2.measures.base import PairStats
@@ -60,13 +76,17 @@ class PairScorer:
                                    [p[1] for p in pairs], o.rounding)
         return scores, stats
 
-    def __call__(self, item: InputItem) -> tuple[dict[Any, tuple[dict[str, Score], dict]], Any]:
+    def __call__(self, item: InputItem) -> tuple[dict[Any, tuple[dict[str, Score], dict]], Any, tuple[bool, int]]:
         per_variant = {name: self._score(sc, item) for name, sc in self.scorers.items()}
         cov = None
         if self.coverage is not None:
             cov = self.coverage.pair(item.task, item.system, _text(item.candidate),
                                      [_text(r) for r in item.references], item.reference_names)
-        return per_variant, cov
+        # texts with no words after preprocessing (the run reports how many)
+        analyzer = self.scorer.analyzer
+        empty = (analyzer.analyze(item.candidate, cache=False).is_empty,
+                 sum(1 for r in item.references if analyzer.analyze(r).is_empty))
+        return per_variant, cov, empty
 
 
 def _text(t) -> str:
@@ -106,30 +126,141 @@ def chunks(items: Iterable[InputItem]) -> Iterable[list[InputItem]]:
         yield chunk
 
 
-def scored(items: Iterable[InputItem], pair_scorer: PairScorer, jobs: int,
-           worker_args: tuple) -> Iterable[tuple[InputItem, Any]]:
-    """``(item, pair_scorer(item))`` in input order, computed here (``jobs`` 1)
-    or by ``jobs`` spawned processes."""
-    if jobs <= 1:
-        for item in items:
-            yield item, pair_scorer(item)
-        return
-    import multiprocessing
-    from collections import deque
-    from concurrent.futures import ProcessPoolExecutor
-
-    ctx = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
-                               initargs=worker_args)
+def usable_cores() -> int:
+    """The CPU cores this process may run on."""
     try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def _call_units(units: list[tuple[Callable, tuple, dict]]) -> list:
+    return [fn(*args, **kwargs) for fn, args, kwargs in units]
+
+
+#: below this much work (random draws), statistics run in this process:
+#: shipping them to workers would cost more than it saves
+MIN_PARALLEL_DRAWS = 2_000_000
+#: below this many (system, measure, evaluation) scorings, ``rouge2 rouge155``
+#: runs in this process: worker start-up and file re-reading would cost more
+MIN_PARALLEL_SCORINGS = 400
+#: statistics chunks per worker process (balance against per-chunk overhead)
+CHUNKS_PER_PROCESS = 4
+
+
+class Workers:
+    """Up to ``jobs`` worker processes for one run, started on first use and
+    shared by scoring (:func:`scored`) and statistics (:meth:`map`); at most
+    :func:`usable_cores` of them.  Use as a context manager."""
+
+    def __init__(self, jobs: int, worker_args: tuple, initializer: Callable = None):
+        self.processes = max(1, min(int(jobs), usable_cores()))
+        self.worker_args = worker_args
+        #: builds a worker's state from ``worker_args`` (default: its PairScorer)
+        self.initializer = initializer if initializer is not None else _init_worker
+        self._pool = None
+
+    @property
+    def parallel(self) -> bool:
+        return self.processes > 1
+
+    def pool(self):
+        if self._pool is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            import threading
+
+            # fork only a single-threaded process (a thread holding a lock at the
+            # fork would leave that lock held forever in the child)
+            fork = sys.platform.startswith("linux") and threading.active_count() == 1
+            method = "fork" if fork else "spawn"
+            for stream in (sys.stdout, sys.stderr):  # a forked child must not re-emit buffered text
+                try:
+                    stream.flush()
+                except Exception:  # pragma: no cover - closed or odd streams
+                    pass
+            pool = ProcessPoolExecutor(max_workers=self.processes,
+                                       mp_context=multiprocessing.get_context(method),
+                                       initializer=self.initializer, initargs=self.worker_args)
+            if method == "fork":
+                # A forked worker shares the parent's memory until it writes to it;
+                # its garbage collector would visit (write to) every inherited
+                # object and so copy the whole heap.  Frozen objects are skipped.
+                # The pool forks all its workers at the first task, here.
+                gc.freeze()
+                try:
+                    pool.submit(int).result()
+                finally:
+                    gc.unfreeze()
+            self._pool = pool
+        return self._pool
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+    def __enter__(self) -> "Workers":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def chunk_size(self, units: int) -> int:
+        """Units per chunk: about :data:`CHUNKS_PER_PROCESS` chunks per process."""
+        return max(1, ceil(units / (self.processes * CHUNKS_PER_PROCESS)))
+
+    def map(self, units: Sequence[tuple[Callable, tuple, dict]], draws: float) -> Iterator[Any]:
+        """``fn(*args, **kwargs)`` for each unit, in unit order; in the workers
+        when there are several and the units' work (``draws``, random draws in
+        all) is worth it, in chunks of consecutive units (about
+        :data:`CHUNKS_PER_PROCESS` per process)."""
+        units = list(units)
+        if not self.parallel or len(units) < 2 or draws < MIN_PARALLEL_DRAWS:
+            for fn, args, kwargs in units:
+                yield fn(*args, **kwargs)
+            return
+        size = self.chunk_size(len(units))
+        pool = self.pool()
+        futures = [pool.submit(_call_units, units[i:i + size]) for i in range(0, len(units), size)]
+        try:
+            for fut in futures:
+                yield from fut.result()
+        finally:
+            for fut in futures:
+                fut.cancel()
+
+
+def scored(items: Iterable[InputItem], pair_scorer: PairScorer, workers: Workers | int,
+           worker_args: tuple | None = None) -> Iterable[tuple[InputItem, Any]]:
+    """``(item, pair_scorer(item))`` in input order, computed here (one
+    process) or by the ``workers`` (a :class:`Workers`, or a number of
+    processes with ``worker_args``, for a pool of its own)."""
+    own = not isinstance(workers, Workers)
+    if own:
+        workers = Workers(workers, worker_args or ())
+    try:
+        if not workers.parallel:
+            for item in items:
+                yield item, pair_scorer(item)
+            return
+        from collections import deque
+
+        pool = workers.pool()
         window: deque = deque()
-        for chunk in chunks(items):
-            window.append((chunk, pool.submit(_score_chunk, chunk)))
-            while len(window) >= 2 * jobs:
+        try:
+            for chunk in chunks(items):
+                window.append((chunk, pool.submit(_score_chunk, chunk)))
+                while len(window) >= 2 * workers.processes:
+                    done, fut = window.popleft()
+                    yield from zip(done, fut.result())
+            while window:
                 done, fut = window.popleft()
                 yield from zip(done, fut.result())
-        while window:
-            done, fut = window.popleft()
-            yield from zip(done, fut.result())
+        finally:
+            for _, fut in window:
+                fut.cancel()
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        if own:
+            workers.close()

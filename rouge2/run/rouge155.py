@@ -9,8 +9,8 @@ per-evaluation R, P, F are rounded like the script (``%7.5f``; F from the
 rounded R and P).  Averages and intervals come from
 :func:`rouge2.stats.bootstrap.script_averages`.
 
-Every distinct file is read and analysed once per run, however many
-systems and measures use it.
+Every distinct file is read and analysed once per run (once per worker
+process with ``--jobs``), however many systems and measures use it.
 
 Known differences from ROUGE-1.5.5.pl (where the script dies or is
 undefined):
@@ -43,6 +43,8 @@ from rouge2.config.rouge155_args import Options
 from rouge2.io.formats155 import flat_text_undefined, read_sentences
 from rouge2.io.report155 import format_results
 from rouge2.io.rouge155 import Settings
+from rouge2.run import parallel
+from rouge2.run.parallel import Workers
 
 
 def measure_plan(o: Options) -> list[tuple[str, str]]:
@@ -168,28 +170,96 @@ class Engine:
         models = [self.text(p, r, ev.input_format) for p, r in model_files]
         return peer, models
 
-    def run(self) -> None:
+    def units(self) -> list[tuple[str, str, object]]:
+        """(system, report tag, measure) in report order: the work units."""
+        return [(peer_id, tag, measure) for peer_id in self.peer_ids() for tag, measure in self.plan]
+
+    def unit_lines(self, peer_id: str, tag: str, measure) -> list[str]:
+        """Score one system under one measure over every evaluation; the
+        report lines (warnings go to ``warn`` as they arise)."""
         o = self.o
-        for peer_id in self.peer_ids():
-            for tag, measure in self.plan:
-                scores: dict = {}
-                for ev in self.settings.evaluations:
-                    inputs = self.evaluation_inputs(ev, peer_id)
-                    if inputs is None:
-                        continue
-                    peer, models = inputs
-                    stats, score = self.evaluate(measure, peer, models)
-                    if o.average_mode == 0:
-                        values = ("%7.5f" % score.recall, "%7.5f" % score.precision,
-                                  "%7.5f" % score.fmeasure)
-                    else:
-                        values = (stats.ref_total, stats.cand_total, stats.hit)
-                    scores.setdefault(f"{ev.id}.{peer_id}", values)
-                numeric = {k: tuple(float(x) for x in v) for k, v in scores.items()}
-                averages = script_averages(
-                    numeric, o.resamples, o.confidence, o.average_mode, o.alpha
-                )
-                for line in format_results(
-                    peer_id, tag, averages, scores, o.confidence_text, o.average_mode, o.print_per_eval
-                ):
+        scores: dict = {}
+        for ev in self.settings.evaluations:
+            inputs = self.evaluation_inputs(ev, peer_id)
+            if inputs is None:
+                continue
+            peer, models = inputs
+            stats, score = self.evaluate(measure, peer, models)
+            if o.average_mode == 0:
+                values = ("%7.5f" % score.recall, "%7.5f" % score.precision,
+                          "%7.5f" % score.fmeasure)
+            else:
+                values = (stats.ref_total, stats.cand_total, stats.hit)
+            scores.setdefault(f"{ev.id}.{peer_id}", values)
+        numeric = {k: tuple(float(x) for x in v) for k, v in scores.items()}
+        averages = script_averages(
+            numeric, o.resamples, o.confidence, o.average_mode, o.alpha
+        )
+        return list(format_results(
+            peer_id, tag, averages, scores, o.confidence_text, o.average_mode, o.print_per_eval
+        ))
+
+    def run(self, jobs: int = 1) -> None:
+        """Emit the report.  With ``jobs`` > 1 the (system, measure) units run
+        in worker processes, in chunks of consecutive units; their lines and
+        warnings are emitted in unit order, each warning once, so the report
+        and the warnings are the same as in one process."""
+        units = self.units()
+        workers = Workers(jobs, (self.o, self.settings), initializer=_init_engine)
+        scorings = len(units) * len(self.settings.evaluations)
+        if not workers.parallel or len(units) < 2 or scorings < parallel.MIN_PARALLEL_SCORINGS:
+            for unit in units:
+                for line in self.unit_lines(*unit):
                     self.emit(line)
+            return
+        size = workers.chunk_size(len(units))
+        warned: set[str] = set()
+        with workers:
+            pool = workers.pool()
+            futures = [pool.submit(_engine_chunk, i, min(i + size, len(units)))
+                       for i in range(0, len(units), size)]
+            try:
+                for fut in futures:
+                    for warnings, lines, error in fut.result():
+                        for w in warnings:
+                            if w not in warned:
+                                warned.add(w)
+                                self.warn(w)
+                        if error is not None:  # after the warnings the unit gave before it
+                            raise error
+                        for line in lines:
+                            self.emit(line)
+            finally:
+                for fut in futures:
+                    fut.cancel()
+
+
+# Worker-process side of ``--jobs`` (top-level, so the spawn start method can pickle them).
+_ENGINE: Engine | None = None
+_WARNINGS: list[str] = []
+
+
+def _init_engine(options: Options, settings: Settings) -> None:
+    global _ENGINE
+    _ENGINE = Engine(options, settings, emit=lambda line: None, warn=_WARNINGS.append)
+
+
+def _engine_chunk(start: int, stop: int) -> list[tuple[list[str], list[str], UserError | None]]:
+    """Units ``start`` to ``stop`` of the report: per unit its warnings (each
+    first one within the chunk; the main process drops repeats across
+    chunks), its lines, and the user error that stopped it (the chunk stops
+    there too)."""
+    assert _ENGINE is not None
+    _ENGINE._missing_warned.clear()
+    _ENGINE._empty_warned.clear()
+    units = _ENGINE.units()
+    out = []
+    for unit in units[start:stop]:
+        del _WARNINGS[:]
+        try:
+            lines = _ENGINE.unit_lines(*unit)
+        except UserError as exc:
+            out.append((list(_WARNINGS), [], exc))
+            break
+        out.append((list(_WARNINGS), lines, None))
+    return out

@@ -34,7 +34,7 @@ from rouge2.io.atomic import OutputTransaction
 from rouge2.io.inputs import InputItem, count_items, list_pairs, read_inputs
 from rouge2.io.ownership import OutputGuard
 from rouge2.registry import suggest
-from rouge2.run.parallel import PairScorer, scored
+from rouge2.run.parallel import PairScorer, Workers, scored
 from rouge2.run.progress import NO_PROGRESS, Progress
 from rouge2.scoring.signature import data_versions, signature, signature_line
 from rouge2.stats.aggregate import by_system, compare, ranking, ranking_agreement, summarize
@@ -131,7 +131,7 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
     result = RunResult(variants={name: VariantResult(name) for name, _ in option_sets})
     input_hash = hashlib.sha256()
 
-    with OutputTransaction() as tx:
+    with Workers(jobs, (cfg.measures, option_sets, report_topics)) as workers, OutputTransaction() as tx:
         jsonl = tx.open(o.per_summary_jsonl) if o.per_summary_jsonl else None
         long_csv = out.PerSummaryCsv(tx.open(o.per_summary_csv, newline=""),
                                      variants=bool(cfg.variants)) if o.per_summary_csv else None
@@ -152,7 +152,6 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
                                        top=o.topic_report_top, task_order=o.topic_report_task_order,
                                        auxiliaries=cov.auxiliaries)
         seen: set[tuple[str, str]] = set()
-        analyzer = scorer.analyzer
 
         def checked(stream: Iterable[InputItem]) -> Iterable[InputItem]:
             for item in stream:
@@ -161,9 +160,6 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
                     raise UserError(f"{cfg.inputs.path}: task {item.task!r} has system {item.system!r} "
                                     f"twice; each (task, system) pair must appear once")
                 seen.add(key)
-                if analyzer.analyze(item.candidate, cache=False).is_empty:
-                    result.empty_candidates += 1
-                result.empty_references += sum(1 for r in item.references if analyzer.analyze(r).is_empty)
                 for part in (item.task, item.system, item.candidate, *item.references):
                     text = part if isinstance(part, str) else "\n".join(part)
                     input_hash.update(text.encode("utf-8"))
@@ -172,12 +168,14 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
                 yield item
 
         stream = read_inputs(cfg.inputs) if items is None else items
-        results = scored(checked(stream), pair_scorer, jobs, (cfg.measures, option_sets, report_topics))
+        results = scored(checked(stream), pair_scorer, workers)
         bars = progress if isinstance(progress, Progress) else Progress(progress)
         scoring = bars.phase("scoring", _count(cfg, items) if bars.enabled else None, "summaries")
         try:
-            for item, (per_variant, cov) in scoring.wrap(results):
+            for item, (per_variant, cov, (empty_candidate, empty_references)) in scoring.wrap(results):
                 key = (item.task, item.system)
+                result.empty_candidates += empty_candidate
+                result.empty_references += empty_references
                 result.num_references[key] = len(item.references)
                 for name, (scores, stats) in per_variant.items():
                     result.variants[name].pairs[key] = scores
@@ -201,11 +199,11 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
         check_systems(cfg, {s for _, s in result.pairs})
 
         for v in result.variants.values():
-            _aggregate(cfg, v, bars)
-            v.comparisons = _compare(cfg, v, bars)
+            _aggregate(cfg, v, bars, workers)
+            v.comparisons = _compare(cfg, v, bars, workers)
         if cfg.variants:
             result.rankings = _rankings(cfg, result)
-            result.variant_comparisons = _compare_variants(cfg, result)
+            result.variant_comparisons = _compare_variants(cfg, result, workers)
         if cfg.meta_evaluation is not None:
             _meta_evaluate(cfg, result, judgments)
         result.summary = _summary(cfg, result, versions, input_hash.hexdigest())
@@ -293,26 +291,40 @@ def _label(variant: str | None, rest: str) -> str:
     return rest if variant is None else f"{variant}|{rest}"
 
 
-def _aggregate(cfg: RunConfig, result: VariantResult, progress: Progress = NO_PROGRESS) -> None:
+def _aggregate(cfg: RunConfig, result: VariantResult, progress: Progress = NO_PROGRESS,
+               workers: Workers | None = None) -> None:
+    """System means and bootstrap intervals, one (system, measure) unit at a
+    time, in the workers when the bootstrap is big enough."""
     bs = cfg.bootstrap
     systems = by_system(result.pairs)
-    with progress.phase("bootstrap", len(systems) * len(cfg.measures), "jobs", show=bs is not None) as phase:
-        for system, tasks in systems.items():
-            per = result.systems[system] = {}
-            for m in cfg.measures:
-                per[m] = summarize([result.pairs[(t, system)][m] for t in tasks],
-                                   resamples=bs.resamples if bs else None,
-                                   confidence=bs.confidence if bs else 0.95,
-                                   seed=bs.seed if bs else 0, label=_label(result.name, f"{system}|{m}"))
-                phase.tick()
+    units, keys = [], []
+    for system, tasks in systems.items():
+        for m in cfg.measures:
+            units.append((summarize, ([result.pairs[(t, system)][m] for t in tasks],),
+                          {"resamples": bs.resamples if bs else None,
+                           "confidence": bs.confidence if bs else 0.95,
+                           "seed": bs.seed if bs else 0, "label": _label(result.name, f"{system}|{m}")}))
+            keys.append((system, m))
+    draws = sum(3 * len(args[0]) for _, args, _ in units) * (bs.resamples if bs else 0)
+    with progress.phase("bootstrap", len(units), "jobs", show=bs is not None) as phase:
+        for (system, m), entry in zip(keys, _map(workers, units, draws)):
+            result.systems.setdefault(system, {})[m] = entry
+            phase.tick()
 
 
-def _compare(cfg: RunConfig, result: VariantResult, progress: Progress = NO_PROGRESS) -> list[dict[str, Any]]:
+def _map(workers: Workers | None, units: list, draws: float):
+    if workers is None:
+        return (fn(*args, **kwargs) for fn, args, kwargs in units)
+    return workers.map(units, draws)
+
+
+def _compare(cfg: RunConfig, result: VariantResult, progress: Progress = NO_PROGRESS,
+             workers: Workers | None = None) -> list[dict[str, Any]]:
     if cfg.compare is None:
         return []
     tasks = by_system(result.pairs)
     phase = progress.phase("tests", len(cfg.compare.pairs) * len(cfg.measures), "tests")
-    comparisons = []
+    units, keys = [], []
     for a, b in cfg.compare.pairs:
         for name in (a, b):
             if name not in tasks:
@@ -322,12 +334,16 @@ def _compare(cfg: RunConfig, result: VariantResult, progress: Progress = NO_PROG
         if not common:
             raise UserError(f"{cfg.source}: compare.pairs: {a!r} and {b!r} share no task")
         for m in cfg.measures:
-            c = compare([result.pairs[(t, a)][m] for t in common],
-                        [result.pairs[(t, b)][m] for t in common],
-                        test=cfg.compare.test, resamples=cfg.compare.resamples,
-                        seed=cfg.compare.seed, label=_label(result.name, f"{a}|{b}|{m}"))
-            comparisons.append({"system_a": a, "system_b": b, "measure": m, **c})
-            phase.tick()
+            units.append((compare, ([result.pairs[(t, a)][m] for t in common],
+                                    [result.pairs[(t, b)][m] for t in common]),
+                          {"test": cfg.compare.test, "resamples": cfg.compare.resamples,
+                           "seed": cfg.compare.seed, "label": _label(result.name, f"{a}|{b}|{m}")}))
+            keys.append((a, b, m))
+    draws = sum(len(args[0]) for _, args, _ in units) * cfg.compare.resamples
+    comparisons = []
+    for (a, b, m), c in zip(keys, _map(workers, units, draws)):
+        comparisons.append({"system_a": a, "system_b": b, "measure": m, **c})
+        phase.tick()
     phase.close()
     return comparisons
 
@@ -346,23 +362,26 @@ def _rankings(cfg: RunConfig, result: RunResult) -> dict[str, Any]:
     return {"rankings": ranks, "agreement": agreement}
 
 
-def _compare_variants(cfg: RunConfig, result: RunResult) -> list[dict[str, Any]]:
+def _compare_variants(cfg: RunConfig, result: RunResult, workers: Workers | None = None) -> list[dict[str, Any]]:
     """For each system, the paired test of its per-task F under two variants."""
     c = cfg.compare
     test = c.test if c else DEFAULT_TEST
     resamples = c.resamples if c else DEFAULT_TEST_RESAMPLES
     seed = c.seed if c else 0
-    out_rows = []
+    units, keys = [], []
     for a, b in cfg.compare_variants:
         va, vb = result.variants[a], result.variants[b]
         for system, tasks in by_system(va.pairs).items():
             common = [t for t in tasks if (t, system) in vb.pairs]
             for m in cfg.measures:
-                row = compare([va.pairs[(t, system)][m] for t in common],
-                              [vb.pairs[(t, system)][m] for t in common], test=test,
-                              resamples=resamples, seed=seed, label=f"{a}|{b}|{system}|{m}")
-                out_rows.append({"variant_a": a, "variant_b": b, "system": system, "measure": m, **row})
-    return out_rows
+                units.append((compare, ([va.pairs[(t, system)][m] for t in common],
+                                        [vb.pairs[(t, system)][m] for t in common]),
+                              {"test": test, "resamples": resamples, "seed": seed,
+                               "label": f"{a}|{b}|{system}|{m}"}))
+                keys.append((a, b, system, m))
+    draws = sum(len(args[0]) for _, args, _ in units) * resamples
+    return [{"variant_a": a, "variant_b": b, "system": system, "measure": m, **row}
+            for (a, b, system, m), row in zip(keys, _map(workers, units, draws))]
 
 
 def _meta_evaluate(cfg: RunConfig, result: RunResult, judgments) -> None:

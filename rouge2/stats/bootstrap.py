@@ -4,17 +4,20 @@
 ``bootstrapResampling`` exactly (same random numbers, same summation order,
 same interpolation of the interval bounds), so its ``Average_R/P/F`` lines
 can be printed byte for byte.  The arithmetic is plain IEEE double like
-Perl's, done in the same order.
+Perl's, done in the same order.  The draws and the per-resample sums are
+done in bulk (:mod:`rouge2.stats.resample`), with the same numbers as one
+draw at a time.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Mapping, Sequence
 
+from rouge2 import kernels
 from rouge2.stats.drand48 import PerlRandom
+from rouge2.stats.resample import bootstrap_sums, perl_table
 from rouge2.errors import UserError
 
 
@@ -47,10 +50,10 @@ def perl_loop_count(limit: float) -> int:
     return k + 1 if k < limit else k
 
 
-@lru_cache(maxsize=64)
 def resample_indices(resample: int, n: int) -> tuple[int, ...]:
     """The instance indices the script draws for resample number ``resample``
-    over ``n`` instances: ``srand(resample)`` then ``int(rand(n))`` n times."""
+    over ``n`` instances: ``srand(resample)`` then ``int(rand(n))`` n times
+    (one row of :func:`rouge2.stats.resample.perl_table`, one draw at a time)."""
     r = PerlRandom(resample)
     return tuple(int(r.rand(n)) for _ in range(n))
 
@@ -96,20 +99,24 @@ def script_averages(
     count = perl_loop_count(resamples)
     if count == 0:
         raise UserError("the number of bootstrap resamples (-r) must be at least 1")
+    # per resample i: the sums over the drawn instances, added in draw order
+    if n == 0:
+        sums = [[0.0] * count for _ in cols]
+    else:
+        table = perl_table(n, count)
+        sums = [kernels.indexed_sums(c, table, n) for c in cols]
     samples: list[list[float]] = [[], [], []]
     for i in range(count):
+        s = [sums[0][i], sums[1][i], sums[2][i]]
         if n == 0:
-            s = [0.0, 0.0, 0.0]
+            pass
+        elif mode == 0:
+            s = [x / n for x in s]
         else:
-            idx = resample_indices(i, n)
-            s = [sum([c[j] for j in idx]) for c in cols]
-            if mode == 0:
-                s = [x / n for x in s]
-            else:
-                m, p, h = s
-                r = h / m if m > 0 else 0
-                pr = h / p if p > 0 else 0
-                s = [r, pr, _fmeasure_t1(r, pr, alpha)]
+            m, p, h = s
+            r = h / m if m > 0 else 0
+            pr = h / p if p > 0 else 0
+            s = [r, pr, _fmeasure_t1(r, pr, alpha)]
         for k in range(3):
             samples[k].append(s[k])
 
@@ -156,6 +163,7 @@ def bootstrap_interval(values: Sequence[float], resamples: int, confidence: floa
     n = len(values)
     if n == 0:
         return (0.0, 0.0)
-    means = sorted(mean([values[rng.randrange(n)] for _ in range(n)]) for _ in range(resamples))
+    # each resample: n draws rng.randrange(n), in bulk (rouge2.stats.resample)
+    means = sorted(s / n for s in bootstrap_sums(values, resamples, rng))
     tail = (1.0 - confidence) / 2.0
     return (percentile(means, tail), percentile(means, 1.0 - tail))

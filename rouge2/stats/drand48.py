@@ -9,11 +9,11 @@ intervals needs exactly this generator.
 
 from __future__ import annotations
 
-_MASK48 = (1 << 48) - 1
-_A = 0x5DEECE66D
-_C = 0xB
-_SEED0 = 0x330E
-_SCALE = 1.0 / (1 << 48)
+from rouge2.kernels import DRAND48_A as _A
+from rouge2.kernels import DRAND48_C as _C
+from rouge2.kernels import DRAND48_SEED as _SEED0
+from rouge2.kernels import MASK48 as _MASK48
+from rouge2.kernels import SCALE48 as _SCALE
 
 
 class PerlRandom:

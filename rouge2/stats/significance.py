@@ -6,6 +6,7 @@ import random
 from typing import Sequence
 
 from rouge2.stats.bootstrap import mean
+from rouge2.stats.resample import bootstrap_sums, randomization_sums
 
 #: the paired tests, by name
 TESTS = ("approximate-randomization", "paired-bootstrap")
@@ -21,23 +22,20 @@ def paired_test(a: Sequence[float], b: Sequence[float], test: str, resamples: in
     ``approximate-randomization``: each pair's values are swapped with
     probability 1/2; p = (1 + #{|mean diff| >= |observed|}) / (1 + resamples).
     ``paired-bootstrap``: pairs resampled with replacement; p = (1 +
-    #{|mean diff - observed| >= |observed|}) / (1 + resamples)."""
+    #{|mean diff - observed| >= |observed|}) / (1 + resamples).
+    The draws are made in bulk, the same as one ``rng.random()`` or
+    ``rng.randrange(n)`` call at a time (:mod:`rouge2.stats.resample`)."""
     diffs = [x - y for x, y in zip(a, b)]
     n = len(diffs)
     observed = abs(mean(diffs))
     eps = 1e-12
-    hits = 0
     if test == "approximate-randomization":
-        for _ in range(resamples):
-            s = sum(d if rng.random() < 0.5 else -d for d in diffs)
-            if abs(s / n) >= observed - eps:
-                hits += 1
+        # per resample: each d kept if rng.random() < 0.5, else negated
+        hits = sum(1 for s in randomization_sums(diffs, resamples, rng) if abs(s / n) >= observed - eps)
     elif test == "paired-bootstrap":
+        # per resample: n draws rng.randrange(n)
         mean_obs = mean(diffs)
-        for _ in range(resamples):
-            m = mean([diffs[rng.randrange(n)] for _ in range(n)])
-            if abs(m - mean_obs) >= observed - eps:
-                hits += 1
+        hits = sum(1 for s in bootstrap_sums(diffs, resamples, rng) if abs(s / n - mean_obs) >= observed - eps)
     else:
         raise ValueError(f"unknown test {test!r}")
     return (hits + 1) / (resamples + 1)
