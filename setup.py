@@ -6,4 +6,5 @@ rouge2 uses its pure-Python kernels (set ROUGE2_PURE_PYTHON=1 to force them).
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("rouge2.kernels._speedups", ["rouge2/kernels/_speedups.c"], optional=True)])
+setup(ext_modules=[Extension("rouge2.kernels._speedups", ["rouge2/kernels/_speedups.c"],
+                                depends=["rouge2/kernels/batch.h"], optional=True)])

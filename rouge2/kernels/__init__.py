@@ -24,6 +24,10 @@ measures or options, only of strings and integer ids.
     the ROUGE-1.5.5 tokenizer (words of ``[a-z0-9]``, lowercased).
 ``token_ids(tokens, vocab)``
     ``[vocab[t] for t in tokens]``, unseen words getting the next free ids.
+``BATCH``, ``PY_BATCH``
+    the batch path's kernels (texts to packed ids, all pairs and measures
+    scored in one call), chosen and pure-Python; ``finish_pooled`` their
+    bulk P/R/F in C (None on the Python path).
 ``lcs_marks_small(a_ids, b_ids)``
     the script's LCS traceback as a bit mask over ``a_ids`` (at most 64
     ids), in C only; ``None`` on the Python path, where callers use
@@ -57,12 +61,34 @@ if _C is not None:
     rouge155_tokens = _C.rouge155_tokens
     token_ids = _C.token_ids
     lcs_marks_small = _C.lcs_marks
+    finish_pooled = _C.finish_pooled
 else:
     ngram_hits = python.ngram_hits
     lcs_length = python.lcs_length
     rouge155_tokens = python.rouge155_tokens
     token_ids = python.token_ids
     lcs_marks_small = None
+    finish_pooled = None
+
+
+class BatchKernels:
+    """The batch-path kernels of one implementation (see ``batch.h``):
+    ``analyze_texts``, ``raw_words``, ``score_pairs``; each implementation
+    keeps its own raw vocabulary, so ids from one never go to the other."""
+
+    def __init__(self, impl, name: str):
+        self.name = name
+        self.analyze_texts = impl.analyze_texts
+        self.raw_words = impl.raw_words
+        self.score_pairs = impl.score_pairs
+
+    def __repr__(self) -> str:
+        return f"<BatchKernels {self.name}>"
+
+
+#: the pure-Python batch kernels (the definition) and the chosen ones
+PY_BATCH = BatchKernels(python, "python")
+BATCH = BatchKernels(_C, "c") if _C is not None else PY_BATCH
 
 #: the pure-Python references under their own names (for tests and fallbacks)
 py_ngram_hits = python.ngram_hits
@@ -72,7 +98,11 @@ py_token_ids = python.token_ids
 lcs_marks = python.lcs_marks
 
 __all__ = [
+    "BATCH",
+    "BatchKernels",
     "HAVE_C",
+    "PY_BATCH",
+    "finish_pooled",
     "clipped_hits",
     "lcs_length",
     "lcs_marks",

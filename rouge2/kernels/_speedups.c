@@ -873,12 +873,21 @@ done:
 
 /* ------------------------------------------------------------------ */
 
+#include <math.h>
+#include "batch.h"
+
+/* ------------------------------------------------------------------ */
+
 static PyMethodDef speedups_methods[] = {
     {"ngram_hits", (PyCFunction)(void (*)(void))ngram_hits, METH_FASTCALL, ngram_hits_doc},
     {"lcs_length", (PyCFunction)(void (*)(void))lcs_length, METH_FASTCALL, lcs_length_doc},
     {"rouge155_tokens", (PyCFunction)rouge155_tokens, METH_O, rouge155_tokens_doc},
     {"token_ids", (PyCFunction)(void (*)(void))token_ids, METH_FASTCALL, token_ids_doc},
     {"lcs_marks", (PyCFunction)(void (*)(void))lcs_marks, METH_FASTCALL, lcs_marks_doc},
+    {"analyze_texts", (PyCFunction)(void (*)(void))analyze_texts, METH_FASTCALL, analyze_texts_doc},
+    {"raw_words", (PyCFunction)raw_words, METH_O, raw_words_doc},
+    {"score_pairs", (PyCFunction)(void (*)(void))score_pairs, METH_FASTCALL, score_pairs_doc},
+    {"finish_pooled", (PyCFunction)(void (*)(void))finish_pooled, METH_FASTCALL, finish_pooled_doc},
     {NULL, NULL, 0, NULL},
 };
 

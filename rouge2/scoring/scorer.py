@@ -257,6 +257,11 @@ def score_corpus(predictions, references=None, *, measures: Sequence[str] = DEFA
     """
     pairs = _pairs(predictions, references)
     scorer = Scorer(measures, **options)
+    from rouge2.scoring.batch import batch_plan
+
+    plan = batch_plan(scorer, measures)
+    if plan is not None:
+        return plan.score_pairs(pairs)
     if scorer.tagger is not None:
         scorer.prefetch(
             [c for c, _ in pairs] + [x for _, r in pairs for x in ([r] if isinstance(r, str) else r)]

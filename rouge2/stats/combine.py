@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from rouge2 import kernels as _kernels
 from rouge2.measures.base import Measure, PairStats
+from rouge2.measures.lcs import WLCS
 from rouge2.errors import UserError
 from rouge2.registry import Registry
 from rouge2.stats.prf import ZERO_SCORE, Score, finish, fmeasure
@@ -99,3 +101,57 @@ def combine(
                 best, best_f = i, f
         return finish(ps[best], rs[best], alpha, rounding)
     raise MULTI_REFERENCE.unknown(mode)
+
+
+def entry_stats(stats, e: int, m: int, k: int) -> tuple[PairStats, float]:
+    """(statistics, ``key_base``) of reference entry ``e``, measure ``k`` of
+    ``m``, in a batch statistics array (rouge2.kernels.python.score_pairs)."""
+    i = (e * m + k) * 4
+    return PairStats(stats[i], stats[i + 1], stats[i + 2]), stats[i + 3]
+
+
+def combine_many(measures: Sequence[Measure], names: Sequence[str], stats, ref_starts,
+                 mode: str = "pooled", alpha: float = 0.5, rounding: str = "none",
+                 use_c: bool = True) -> list[dict[str, Score]]:
+    """Per pair, ``{name: Score}`` from a batch statistics array: exactly
+    :func:`combine` of each measure's statistics against each reference
+    (``ref_starts[p]`` to ``ref_starts[p + 1] - 1`` are pair ``p``'s entries).
+
+    Pooled (and single-reference) scores of plain-ratio and ROUGE-W measures
+    are computed in bulk in C when available: the same arithmetic as
+    :func:`~rouge2.stats.prf.finish`, giving the same floats.
+    """
+    m = len(measures)
+    npairs = len(ref_starts) - 1
+    single = all(ref_starts[p + 1] - ref_starts[p] == 1 for p in range(npairs)) \
+        if mode != "pooled" else True
+    if use_c and _kernels.finish_pooled is not None and (mode == "pooled" or single):
+        weights = []
+        for meas in measures:
+            if meas.plain_ratios:
+                weights.append(0.0)
+            elif isinstance(meas, WLCS) and type(meas).recall is WLCS.recall \
+                    and type(meas).precision is WLCS.precision:
+                weights.append(float(meas.weight))
+            else:
+                break
+        else:
+            return _kernels.finish_pooled(stats, ref_starts, weights, float(alpha),
+                                          rounding == "rouge155", tuple(names), Score)
+    out = []
+    for p in range(npairs):
+        e0, e1 = ref_starts[p], ref_starts[p + 1]
+        scores = {}
+        for k, (name, meas) in enumerate(zip(names, measures)):
+            pairs = [entry_stats(stats, e, m, k) for e in range(e0, e1)]
+            per_ref = [s for s, _ in pairs]
+            if len(per_ref) == 1:
+                s = per_ref[0]
+                scores[name] = finish(meas.precision(s), meas.recall(s), alpha, rounding)
+            elif mode == "best":
+                keys = [meas.key_from(s, b) for s, b in pairs]
+                scores[name] = combine(meas, per_ref, mode, alpha, keys, rounding)
+            else:
+                scores[name] = combine(meas, per_ref, mode, alpha, rounding=rounding)
+        out.append(scores)
+    return out

@@ -1,0 +1,188 @@
+"""The batch path: many pairs scored with texts as packed integer ids.
+
+:func:`batch_plan` decides, once, whether a :class:`~rouge2.scoring.scorer.Scorer`'s
+settings can go through the batch path; :class:`BatchPlan` then scores pairs
+chunk by chunk (each distinct text of a chunk analysed once, in C, into raw
+word ids; every pair, reference and measure counted in one kernel call).
+Stemming and stopwords are applied per distinct *word*, not per token: a
+remap array takes each raw word id to its final id (or drops it).
+
+Numbers are identical to the per-pair path (tests/test_batch.py checks it on
+random texts): the kernels compute the same statistics, and P/R/F and the
+multi-reference modes come from rouge2.stats.combine.
+
+Not covered (the per-pair path is used): synonyms, topic measures, Measure
+objects, tokenizers other than ``rouge155``, the ``splitter`` sentences,
+word/byte limits, and the pure-Python mode (``ROUGE2_PURE_PYTHON=1``).
+"""
+
+from __future__ import annotations
+
+from array import array
+from typing import Any, Iterable, Iterator, Sequence
+
+from rouge2 import kernels as _kernels
+from rouge2.analysis import analyzer as _analyzer_mod
+from rouge2.kernels.python import M_LCS, M_LCS_FLAT, M_NGRAM, M_SKIP, M_WLCS
+from rouge2.measures.base import Measure
+from rouge2.measures.lcs import LCS, WLCS
+from rouge2.measures.ngram import NGram
+from rouge2.measures.skipgram import SkipBigram
+from rouge2.stats.combine import combine_many
+
+#: pairs scored per kernel call; only the vocabulary outlives a chunk
+CHUNK = 4096
+
+
+def measure_spec(m: Measure):
+    """The kernel's ``(kind, n, unigrams, weight)`` for ``m``; None if it has none."""
+    t = type(m)
+    if getattr(m, "relation", None) is not None:
+        return None
+    if t is NGram:
+        return (M_NGRAM, m.n, 0, 0.0)
+    if t is LCS:
+        return (M_LCS_FLAT if m.flat else M_LCS, 0, 0, 0.0)
+    if t is WLCS:
+        return (M_WLCS, 0, 0, m.weight)
+    if t is SkipBigram:
+        return (M_SKIP, -1 if m.max_skip is None else m.max_skip, int(m.unigrams), 0.0)
+    return None
+
+
+def batch_plan(scorer, measures: Any = None, kernels=None) -> "BatchPlan | None":
+    """A :class:`BatchPlan` for ``scorer``, or None when its settings need the
+    per-pair path (the one place this is decided).
+
+    ``measures``: what the caller asked for (Measure objects there mean the
+    per-pair path); ``kernels``: the batch kernels to use (default: C when
+    built, otherwise None is returned).
+    """
+    if kernels is None:
+        if not _kernels.HAVE_C:
+            return None
+        kernels = _kernels.BATCH
+    if measures is not None:
+        items = [measures] if isinstance(measures, (str, Measure)) else list(measures)
+        if any(isinstance(m, Measure) for m in items):
+            return None
+    o = scorer.options
+    a = scorer.analyzer
+    if (o.tokenizer != "rouge155" or a.tokenizer_name != "rouge155" or o.synonyms
+            or scorer.synonyms is not None or scorer.tagger is not None
+            or a.word_limit or a.byte_limit or a.sentences not in ("lines", "none")):
+        return None
+    specs = [measure_spec(m) for m in scorer.measures.values()]
+    if any(s is None for s in specs):
+        return None
+    return BatchPlan(scorer, specs, kernels)
+
+
+class BatchPlan:
+    """A scorer's settings in the batch kernels' terms, plus its word remap."""
+
+    def __init__(self, scorer, specs, kernels):
+        self.scorer = scorer
+        self.kernels = kernels
+        self.specs = specs
+        self.names = list(scorer.measures)
+        self.measures = list(scorer.measures.values())
+        self.lines = scorer.analyzer.sentences == "lines"
+        a = scorer.analyzer
+        self._identity = a._stemmer is None and not a._stopwords
+        self.remap = array("i")
+        self._final: dict[str, int] = {}
+
+    # -- words ---------------------------------------------------------
+    def _sync(self, nwords: int):
+        """The remap array covering raw ids below ``nwords`` (None: identity)."""
+        if self._identity:
+            return None
+        remap = self.remap
+        if len(remap) < nwords:
+            finish = self.scorer.analyzer._finish
+            final = self._final
+            for w in self.kernels.raw_words(len(remap)):
+                toks = finish([w])[0]
+                remap.append(final.setdefault(toks[0], len(final)) if toks else -1)
+        return remap
+
+    # -- pairs ---------------------------------------------------------
+    def chunk_stats(self, pairs: Sequence[tuple[Any, Any]]):
+        """``(stats, ref_starts)`` of a chunk of ``(candidate, references)``
+        pairs (texts as ``str``; references a text or a list of texts), as
+        :func:`rouge2.kernels.python.score_pairs` lays them out."""
+        index: dict[str, int] = {}
+        add = index.setdefault
+        cands = array("i", [add(c, len(index)) for c, _ in pairs])
+        refs = array("i")
+        ref_starts = array("q", [0])
+        for _, r in pairs:
+            if type(r) is str:
+                refs.append(add(r, len(index)))
+            else:
+                refs.extend([add(x, len(index)) for x in r])
+            ref_starts.append(len(refs))
+        texts = list(index)
+        ids, sent_starts, text_sents, nwords = self.kernels.analyze_texts(texts, self.lines)
+        if not _analyzer_mod._warned_foreign:
+            self._warn_foreign(texts, text_sents)
+        remap = self._sync(nwords)
+        stats = self.kernels.score_pairs(ids, sent_starts, text_sents, remap, cands,
+                                         ref_starts, refs, self.specs)
+        return stats, ref_starts
+
+    def _warn_foreign(self, texts, text_sents):
+        ts = memoryview(text_sents).cast("B").cast("q") if isinstance(text_sents, bytes) \
+            else text_sents
+        split = self.scorer.analyzer.split
+        for t, text in enumerate(texts):
+            if ts[t] == ts[t + 1] and not text.isascii():
+                _analyzer_mod.warn_if_foreign(split(text))
+                if _analyzer_mod._warned_foreign:
+                    return
+
+    def score_chunk(self, pairs, use_c: bool = True) -> list[dict]:
+        stats, ref_starts = self.chunk_stats(pairs)
+        if isinstance(stats, bytes):
+            stats = memoryview(stats).cast("d")
+        o = self.scorer.options
+        return combine_many(self.measures, self.names, stats, ref_starts, o.multi_reference,
+                            o.alpha, o.rounding, use_c=use_c)
+
+    def iter_chunks(self, pairs: Iterable[tuple[Any, Any]], chunk: int = CHUNK) -> Iterator[list]:
+        """Checked pairs in chunks of at most ``chunk``."""
+        from rouge2.scoring.scorer import check_references, check_text
+
+        buf: list = []
+        for c, r in pairs:
+            if type(c) is not str:
+                c = check_text(c, "candidate")
+            if type(r) is not str:
+                r = check_references(r)
+            buf.append((c, r))
+            if len(buf) >= chunk:
+                yield buf
+                buf = []
+        if buf:
+            yield buf
+
+    def _scorable(self, chunk) -> bool:
+        """Every text a str (tuples of sentences go the per-pair way)."""
+        for c, r in chunk:
+            if type(c) is not str:
+                return False
+            if type(r) is not str and any(type(x) is not str for x in r):
+                return False
+        return True
+
+    def score_pairs(self, pairs: Iterable[tuple[Any, Any]], chunk: int = CHUNK) -> list[dict]:
+        """``{name: Score}`` per pair, in order (what ``Scorer.score`` gives)."""
+        out: list[dict] = []
+        for part in self.iter_chunks(pairs, chunk):
+            if self._scorable(part):
+                out.extend(self.score_chunk(part))
+            else:
+                score = self.scorer.score
+                out.extend(score(c, r) for c, r in part)
+        return out
