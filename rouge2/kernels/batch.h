@@ -8,11 +8,12 @@
  * and rouge2/stats/prf.py (finish_many); tests/test_batch.py checks that
  * both agree with each other and with the per-pair Scorer path.
  *
- *   analyze_texts(texts, lines) -> (ids, sent_starts, text_sents, nwords)
+ *   analyze_texts(texts, lines) -> (ids, sent_starts, text_sents, nwords, empty)
  *       ids: int32 raw word ids (process-wide vocabulary), sent_starts:
  *       int64 start of each non-empty sentence plus the end, text_sents:
  *       int64 first sentence of each text plus the end; nwords: the
- *       vocabulary's size after the call.
+ *       vocabulary's size after the call; empty: indices of the texts
+ *       without a token.
  *   raw_words(start) -> list[str]   the words of raw ids start, start+1, ...
  *   score_pairs(ids, sent_starts, text_sents, remap, cands, ref_starts,
  *               refs, measures) -> bytes of float64
@@ -70,12 +71,9 @@ raw_grow(void)
 
 /* The id of the word p[0:n], interning it if new; -1 with an exception. */
 static int32_t
-raw_intern(const char *p, Py_ssize_t n)
+raw_intern(const char *p, Py_ssize_t n, uint64_t h)
 {
-    uint64_t h = 0xCBF29CE484222325ULL;
-    Py_ssize_t k, s;
-    for (k = 0; k < n; k++)
-        h = (h ^ (unsigned char)p[k]) * 0x100000001B3ULL;
+    Py_ssize_t s;
     h = mix64(h);
     if (2 * (raw_count + 1) > raw_size && raw_grow() < 0)
         return -1;
@@ -174,14 +172,14 @@ gb_i64(GrowBuf *b, int64_t v)
 }
 
 PyDoc_STRVAR(analyze_texts_doc,
-"analyze_texts(texts, lines, /) -> (ids, sent_starts, text_sents, nwords)\n\n"
+"analyze_texts(texts, lines, /) -> (ids, sent_starts, text_sents, nwords, empty)\n\n"
 "ROUGE-1.5.5 tokens of each text as raw word ids (see batch.h).");
 
 static PyObject *
 analyze_texts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     const unsigned char *table = word_table();
-    PyObject *seq, *result = NULL;
+    PyObject *seq, *empty, *result = NULL;
     GrowBuf ids = {0}, sents = {0}, texts = {0};
     Py_ssize_t t, ntexts, nsent = 0, ntok = 0;
     int lines;
@@ -199,10 +197,15 @@ analyze_texts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     seq = PySequence_Fast(args[0], "texts must be a sequence of str");
     if (seq == NULL)
         return NULL;
+    empty = PyList_New(0);
+    if (empty == NULL) {
+        Py_DECREF(seq);
+        return NULL;
+    }
     ntexts = PySequence_Fast_GET_SIZE(seq);
     for (t = 0; t < ntexts; t++) {
         PyObject *text = PySequence_Fast_ITEMS(seq)[t];
-        Py_ssize_t len, i, blen = 0, sent_tok = 0;
+        Py_ssize_t len, i, blen = 0, sent_tok = 0, text_tok = 0;
         int kind;
         const void *data;
         if (!PyUnicode_Check(text)) {
@@ -215,58 +218,82 @@ analyze_texts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         len = PyUnicode_GET_LENGTH(text);
         kind = PyUnicode_KIND(text);
         data = PyUnicode_DATA(text);
-        for (i = 0; i <= len; i++) {
-            Py_UCS4 ch = i < len ? PyUnicode_READ(kind, data, i) : 0;
-            unsigned char c = ch < 128 ? table[ch] : 0;
-            if (c) {
-                if (blen == cap) {
-                    char *bigger;
-                    cap *= 2;
-                    if (buf == small) {
-                        bigger = (char *)PyMem_Malloc((size_t)cap);
-                        if (bigger != NULL)
-                            memcpy(bigger, small, (size_t)blen);
-                    }
-                    else {
-                        bigger = (char *)PyMem_Realloc(buf, (size_t)cap);
-                    }
-                    if (bigger == NULL) {
-                        PyErr_NoMemory();
-                        goto fail;
-                    }
-                    buf = bigger;
+        {
+            uint64_t h = 0xCBF29CE484222325ULL; /* FNV-1a of the word so far */
+            const Py_UCS1 *d1 = kind == PyUnicode_1BYTE_KIND ? (const Py_UCS1 *)data : NULL;
+            for (i = 0; i <= len; i++) {
+                Py_UCS4 ch;
+                unsigned char c;
+                if (d1 != NULL) {
+                    ch = i < len ? d1[i] : 0;
+                    c = table[ch]; /* 0 for every byte >= 128 */
                 }
-                buf[blen++] = (char)c;
-                continue;
+                else {
+                    ch = i < len ? PyUnicode_READ(kind, data, i) : 0;
+                    c = ch < 128 ? table[ch] : 0;
+                }
+                if (c) {
+                    if (blen == cap) {
+                        char *bigger;
+                        cap *= 2;
+                        if (buf == small) {
+                            bigger = (char *)PyMem_Malloc((size_t)cap);
+                            if (bigger != NULL)
+                                memcpy(bigger, small, (size_t)blen);
+                        }
+                        else {
+                            bigger = (char *)PyMem_Realloc(buf, (size_t)cap);
+                        }
+                        if (bigger == NULL) {
+                            PyErr_NoMemory();
+                            goto fail;
+                        }
+                        buf = bigger;
+                    }
+                    buf[blen++] = (char)c;
+                    h = (h ^ c) * 0x100000001B3ULL;
+                    continue;
+                }
+                if (blen) {
+                    int32_t id = raw_intern(buf, blen, h);
+                    if (id < 0)
+                        goto fail;
+                    if (sent_tok == 0) {
+                        if (gb_i64(&sents, (int64_t)ntok) < 0)
+                            goto fail;
+                        nsent++;
+                    }
+                    if (gb_i32(&ids, id) < 0)
+                        goto fail;
+                    sent_tok++;
+                    ntok++;
+                    text_tok++;
+                    blen = 0;
+                    h = 0xCBF29CE484222325ULL;
+                }
+                if (ch == '\n' && lines)
+                    sent_tok = 0;
             }
-            if (blen) {
-                int32_t id = raw_intern(buf, blen);
-                if (id < 0)
-                    goto fail;
-                if (sent_tok == 0 && gb_i64(&sents, (int64_t)ntok) < 0)
-                    goto fail;
-                if (gb_i32(&ids, id) < 0)
-                    goto fail;
-                if (sent_tok == 0)
-                    nsent++;
-                sent_tok++;
-                ntok++;
-                blen = 0;
-            }
-            if (ch == '\n' && lines)
-                sent_tok = 0;
+        }
+        if (text_tok == 0) {
+            PyObject *ix = PyLong_FromSsize_t(t);
+            int rc = ix == NULL ? -1 : PyList_Append(empty, ix);
+            Py_XDECREF(ix);
+            if (rc < 0)
+                goto fail;
         }
     }
     if (gb_i64(&texts, (int64_t)nsent) < 0 || gb_i64(&sents, (int64_t)ntok) < 0)
         goto fail;
-    result = Py_BuildValue("(y#y#y#n)", ids.data ? ids.data : "", ids.len,
-                           sents.data, sents.len, texts.data, texts.len, raw_count);
+    result = Py_BuildValue("(y#y#y#nO)", ids.data ? ids.data : "", ids.len,
+                           sents.data, sents.len, texts.data, texts.len, raw_count, empty);
 fail:
     if (buf != small)
         PyMem_Free(buf);
     PyMem_Free(ids.data);
     PyMem_Free(sents.data);
     PyMem_Free(texts.data);
+    Py_DECREF(empty);
     Py_DECREF(seq);
     return result;
 }
@@ -319,6 +346,7 @@ typedef struct {
     Py_ssize_t ntok, cap;
     Py_ssize_t *send; /* end of each non-empty sentence in tok */
     Py_ssize_t nsent, scap;
+    uint64_t maxid;
 } Text;
 
 typedef struct {
@@ -343,6 +371,7 @@ text_load(const Packed *pk, Py_ssize_t t, Text *out)
     s1 = (Py_ssize_t)pk->tsent[t + 1];
     out->ntok = 0;
     out->nsent = 0;
+    out->maxid = 0;
     for (s = s0; s < s1; s++) {
         Py_ssize_t a = (Py_ssize_t)pk->sstart[s], b = (Py_ssize_t)pk->sstart[s + 1], k;
         Py_ssize_t before = out->ntok;
@@ -370,6 +399,8 @@ text_load(const Packed *pk, Py_ssize_t t, Text *out)
                 if (id < 0)
                     continue; /* a stopword */
             }
+            if ((uint64_t)(uint32_t)id > out->maxid)
+                out->maxid = (uint64_t)(uint32_t)id;
             out->tok[out->ntok++] = (uint64_t)(uint32_t)id;
         }
         if (out->ntok > before) {
@@ -458,12 +489,58 @@ scratch_counts(Scratch *sc, uint64_t maxid)
 static uint64_t
 max_id(const Text *t)
 {
-    uint64_t m = 0;
-    Py_ssize_t i;
-    for (i = 0; i < t->ntok; i++)
-        if (t->tok[i] > m)
-            m = t->tok[i];
-    return m;
+    return t->maxid;
+}
+
+/* Clipped unigram hits through per-id counts (no hashing). */
+static int
+unigram_hits(Scratch *sc, const Text *c, const Text *r, double *hit)
+{
+    Py_ssize_t i, h = 0;
+    int32_t *cnt;
+    if (scratch_counts(sc, c->maxid > r->maxid ? c->maxid : r->maxid) < 0)
+        return -1;
+    cnt = sc->cnt_cand;
+    for (i = 0; i < c->ntok; i++)
+        cnt[c->tok[i]]++;
+    for (i = 0; i < r->ntok; i++) {
+        uint64_t t = r->tok[i];
+        if (cnt[t] > 0) {
+            cnt[t]--;
+            h++;
+        }
+    }
+    for (i = 0; i < c->ntok; i++)
+        cnt[c->tok[i]] = 0;
+    *hit = (double)h;
+    return 0;
+}
+
+/* Clipped bigram hits: each bigram packed into one 64-bit key (ids < 2**31). */
+static int
+bigram_hits(Scratch *sc, const Text *c, const Text *r, double *hit)
+{
+    Py_ssize_t nc = c->ntok - 1, nr = r->ntok - 1, i;
+    uint64_t *k;
+    IdArray ca, ra;
+    int nomem = 0;
+    k = (uint64_t *)scratch_get((void **)&sc->u64, &sc->u64cap, nc + nr, sizeof(uint64_t));
+    if (k == NULL)
+        return -1;
+    for (i = 0; i < nc; i++)
+        k[i] = (c->tok[i] << 32) | c->tok[i + 1];
+    for (i = 0; i < nr; i++)
+        k[nc + i] = (r->tok[i] << 32) | r->tok[i + 1];
+    ca.data = k;
+    ca.len = nc;
+    ra.data = k + nc;
+    ra.len = nr;
+    *hit = (double)count_hits(&ca, &ra, 1, &nomem);
+    if (nomem) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
 }
 
 static Py_ssize_t
@@ -987,7 +1064,15 @@ score_pairs(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 switch (ms->kind) {
                 case M_NGRAM: {
                     Py_ssize_t c_total = ct.ntok - ms->n + 1, r_total = rt.ntok - ms->n + 1;
-                    if (c_total > 0 && r_total > 0) {
+                    if (c_total > 0 && r_total > 0 && ms->n == 1) {
+                        if (unigram_hits(&sc, &ct, &rt, &hit) < 0)
+                            goto fail;
+                    }
+                    else if (c_total > 0 && r_total > 0 && ms->n == 2) {
+                        if (bigram_hits(&sc, &ct, &rt, &hit) < 0)
+                            goto fail;
+                    }
+                    else if (c_total > 0 && r_total > 0) {
                         IdArray ca, ra;
                         int nomem = 0;
                         ca.data = ct.tok;

@@ -218,7 +218,8 @@ M_NGRAM, M_LCS, M_LCS_FLAT, M_WLCS, M_SKIP = range(5)
 
 
 def analyze_texts(texts, lines: bool):
-    """``(ids, sent_starts, text_sents, nwords)`` of ``texts`` (see above).
+    """``(ids, sent_starts, text_sents, nwords, empty)`` of ``texts`` (see
+    above); ``empty`` lists the indices of the texts without a token.
 
     With ``lines`` each line is a sentence; otherwise a text is one sentence.
     Sentences without tokens are left out (they change no measure).
@@ -226,12 +227,14 @@ def analyze_texts(texts, lines: bool):
     ids = array("i")
     sent_starts = array("q")
     text_sents = array("q")
+    empty = []
     vocab = _RAW_IDS
     words = _RAW_WORDS
     for text in texts:
         if not isinstance(text, str):
             raise TypeError(f"texts must be str, not {type(text).__name__}")
         text_sents.append(len(sent_starts))
+        before = len(ids)
         for part in (text.split("\n") if lines else (text,)):
             toks = rouge155_tokens(part)
             if not toks:
@@ -243,9 +246,11 @@ def analyze_texts(texts, lines: bool):
                     i = vocab[t] = len(words)
                     words.append(t)
                 ids.append(i)
+        if len(ids) == before:
+            empty.append(len(text_sents) - 1)
     text_sents.append(len(sent_starts))
     sent_starts.append(len(ids))
-    return ids, sent_starts, text_sents, len(words)
+    return ids, sent_starts, text_sents, len(words), empty
 
 
 def raw_words(start: int) -> list[str]:

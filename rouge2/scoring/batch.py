@@ -124,20 +124,19 @@ class BatchPlan:
                 refs.extend([add(x, len(index)) for x in r])
             ref_starts.append(len(refs))
         texts = list(index)
-        ids, sent_starts, text_sents, nwords = self.kernels.analyze_texts(texts, self.lines)
-        if not _analyzer_mod._warned_foreign:
-            self._warn_foreign(texts, text_sents)
+        ids, sent_starts, text_sents, nwords, empty = self.kernels.analyze_texts(texts, self.lines)
+        if empty and not _analyzer_mod._warned_foreign:
+            self._warn_foreign([texts[t] for t in empty])
         remap = self._sync(nwords)
         stats = self.kernels.score_pairs(ids, sent_starts, text_sents, remap, cands,
                                          ref_starts, refs, self.specs)
         return stats, ref_starts
 
-    def _warn_foreign(self, texts, text_sents):
-        ts = memoryview(text_sents).cast("B").cast("q") if isinstance(text_sents, bytes) \
-            else text_sents
+    def _warn_foreign(self, texts):
+        """ROUGE2's once-a-process warning for a text with letters but no tokens."""
         split = self.scorer.analyzer.split
-        for t, text in enumerate(texts):
-            if ts[t] == ts[t + 1] and not text.isascii():
+        for text in texts:
+            if not text.isascii():
                 _analyzer_mod.warn_if_foreign(split(text))
                 if _analyzer_mod._warned_foreign:
                     return
