@@ -132,3 +132,27 @@ def test_foreign_text_warns():
             rouge2.score_corpus([("Привет мир", "hello world")])
     finally:
         an._warned_foreign = old
+
+
+@settings(max_examples=40, deadline=None)
+@given(pairs=st.lists(st.tuples(text, references), min_size=1, max_size=6), opts=options)
+def test_evaluate_equals_per_pair(pairs, opts):
+    import rouge2.scoring.batch as batch
+
+    preds = [c for c, _ in pairs]
+    refs = [r for _, r in pairs]
+    ms = ["rouge-1", "rouge-2", "rouge-l", "rouge-su4", "rouge-w-1.2"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = rouge2.evaluate(preds, refs, ms, resamples=0, **opts)
+        orig = batch.batch_plan
+        batch.batch_plan = lambda *a, **k: None
+        try:
+            expected = rouge2.evaluate(preds, refs, ms, resamples=0, **opts)
+        finally:
+            batch.batch_plan = orig
+    assert got.per_summary == expected.per_summary
+    assert got.stats == expected.stats
+    assert [[type(x) for s in d.values() for p in s for x in p] for d in got.stats] == \
+        [[type(x) for s in d.values() for p in s for x in p] for d in expected.stats]
+    assert got.to_dict() == expected.to_dict()

@@ -28,7 +28,7 @@ from rouge2.measures.base import Measure
 from rouge2.measures.lcs import LCS, WLCS
 from rouge2.measures.ngram import NGram
 from rouge2.measures.skipgram import SkipBigram
-from rouge2.stats.combine import combine_many
+from rouge2.stats.combine import combine_many, entry_stats
 
 #: pairs scored per kernel call; only the vocabulary outlives a chunk
 CHUNK = 4096
@@ -185,3 +185,29 @@ class BatchPlan:
                 score = self.scorer.score
                 out.extend(score(c, r) for c, r in part)
         return out
+
+    def stats_and_scores(self, pairs: Sequence[tuple[Any, Any]]):
+        """``(scores, stats)`` of a chunk of pairs: per pair ``{name: Score}``
+        and ``{name: [PairStats against each reference]}`` (counts as ints,
+        ROUGE-W's weighted values as floats), as ``Scorer.pair_stats`` and
+        :func:`~rouge2.stats.combine.combine` give them."""
+        stats, ref_starts = self.chunk_stats(pairs)
+        if isinstance(stats, bytes):
+            stats = memoryview(stats).cast("d")
+        o = self.scorer.options
+        scores = combine_many(self.measures, self.names, stats, ref_starts, o.multi_reference,
+                              o.alpha, o.rounding)
+        m = len(self.names)
+        ints = [not isinstance(meas, WLCS) for meas in self.measures]
+        per_pair = []
+        for p in range(len(ref_starts) - 1):
+            entry = {}
+            for k, name in enumerate(self.names):
+                per_ref = [entry_stats(stats, e, m, k)[0]
+                           for e in range(ref_starts[p], ref_starts[p + 1])]
+                if ints[k]:
+                    per_ref = [type(s)(int(s.hit), int(s.ref_total), int(s.cand_total))
+                               for s in per_ref]
+                entry[name] = per_ref
+            per_pair.append(entry)
+        return scores, per_pair

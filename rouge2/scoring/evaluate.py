@@ -113,6 +113,19 @@ def _references(predictions: list, references: Any) -> list[list[Any]]:
     return out
 
 
+def _one(scorer, o, p, r, per_summary, all_stats) -> None:
+    """One pair through the per-pair path."""
+    per_measure = scorer.pair_stats(p, r)
+    scores, stats = {}, {}
+    for name, pairs in per_measure.items():
+        per_ref = [x[0] for x in pairs]
+        stats[name] = per_ref
+        scores[name] = combine(scorer.measures[name], per_ref, o.multi_reference, o.alpha,
+                               [x[1] for x in pairs], o.rounding)
+    per_summary.append(scores)
+    all_stats.append(stats)
+
+
 def evaluate(predictions: Sequence[Any], references: Sequence[Any],
              measures: Sequence[str] = DEFAULT_MEASURES, *, confidence: float = 0.95,
              resamples: int = 1000, seed: int = 0, options: Options | None = None,
@@ -142,16 +155,21 @@ def evaluate(predictions: Sequence[Any], references: Sequence[Any],
         scorer.prefetch([*preds, *(x for r in refs for x in r)])
     per_summary: list[dict[str, Score]] = []
     all_stats: list[dict[str, list[PairStats]]] = []
-    for p, r in zip(preds, refs):
-        per_measure = scorer.pair_stats(p, r)
-        scores, stats = {}, {}
-        for name, pairs in per_measure.items():
-            per_ref = [x[0] for x in pairs]
-            stats[name] = per_ref
-            scores[name] = combine(scorer.measures[name], per_ref, o.multi_reference, o.alpha,
-                                   [x[1] for x in pairs], o.rounding)
-        per_summary.append(scores)
-        all_stats.append(stats)
+    from rouge2.scoring.batch import batch_plan
+
+    plan = batch_plan(scorer, measures)
+    if plan is not None:
+        for part in plan.iter_chunks(zip(preds, refs)):
+            if plan._scorable(part):
+                scores, stats = plan.stats_and_scores(part)
+                per_summary.extend(scores)
+                all_stats.extend(stats)
+            else:
+                for p, r in part:
+                    _one(scorer, o, p, r, per_summary, all_stats)
+    else:
+        for p, r in zip(preds, refs):
+            _one(scorer, o, p, r, per_summary, all_stats)
     names = list(scorer.measures)
     summary = {}
     for m in names:
