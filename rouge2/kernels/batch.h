@@ -439,7 +439,86 @@ typedef struct {
     Py_ssize_t bytecap;
     KeySlot *slots;
     Py_ssize_t slotcap;
+    struct CountSlot *cslots; /* key counts, valid where stamp == cstamp */
+    Py_ssize_t ncslots;
+    uint32_t cstamp;
 } Scratch;
+
+typedef struct CountSlot {
+    uint64_t key;
+    int32_t count;
+    uint32_t stamp;
+} CountSlot;
+
+/* Clipped hits of two key sequences (each key matched at most as often as
+   it occurs on both sides), in a stamped table reused across calls. */
+static int
+key_hits(Scratch *sc, const uint64_t *ck, Py_ssize_t nc, const uint64_t *rk, Py_ssize_t nr,
+         double *hit)
+{
+    Py_ssize_t size = 16, i, h = 0;
+    int bits = 4;
+    uint64_t mask;
+    uint32_t stamp;
+    CountSlot *t;
+    while (size < 2 * nc) {
+        size <<= 1;
+        bits++;
+    }
+    if (size > sc->ncslots) {
+        CountSlot *fresh = (CountSlot *)PyMem_Calloc((size_t)size, sizeof(CountSlot));
+        if (fresh == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        PyMem_Free(sc->cslots);
+        sc->cslots = fresh;
+        sc->ncslots = size;
+        sc->cstamp = 0;
+    }
+    if (++sc->cstamp == 0) { /* wrapped: clear every stamp */
+        memset(sc->cslots, 0, (size_t)sc->ncslots * sizeof(CountSlot));
+        sc->cstamp = 1;
+    }
+    stamp = sc->cstamp;
+    t = sc->cslots;
+    mask = (uint64_t)size - 1;
+    for (i = 0; i < nc; i++) {
+        uint64_t key = ck[i], s = mix64(key) >> (64 - bits);
+        for (;;) {
+            CountSlot *e = &t[s];
+            if (e->stamp != stamp) {
+                e->stamp = stamp;
+                e->key = key;
+                e->count = 1;
+                break;
+            }
+            if (e->key == key) {
+                e->count++;
+                break;
+            }
+            s = (s + 1) & mask;
+        }
+    }
+    for (i = 0; i < nr; i++) {
+        uint64_t key = rk[i], s = mix64(key) >> (64 - bits);
+        for (;;) {
+            CountSlot *e = &t[s];
+            if (e->stamp != stamp)
+                break;
+            if (e->key == key) {
+                if (e->count > 0) {
+                    e->count--;
+                    h++;
+                }
+                break;
+            }
+            s = (s + 1) & mask;
+        }
+    }
+    *hit = (double)h;
+    return 0;
+}
 
 static void *
 scratch_get(void **p, Py_ssize_t *cap, Py_ssize_t n, size_t item)
@@ -522,8 +601,6 @@ bigram_hits(Scratch *sc, const Text *c, const Text *r, double *hit)
 {
     Py_ssize_t nc = c->ntok - 1, nr = r->ntok - 1, i;
     uint64_t *k;
-    IdArray ca, ra;
-    int nomem = 0;
     k = (uint64_t *)scratch_get((void **)&sc->u64, &sc->u64cap, nc + nr, sizeof(uint64_t));
     if (k == NULL)
         return -1;
@@ -531,35 +608,82 @@ bigram_hits(Scratch *sc, const Text *c, const Text *r, double *hit)
         k[i] = (c->tok[i] << 32) | c->tok[i + 1];
     for (i = 0; i < nr; i++)
         k[nc + i] = (r->tok[i] << 32) | r->tok[i + 1];
-    ca.data = k;
-    ca.len = nc;
-    ra.data = k + nc;
-    ra.len = nr;
-    *hit = (double)count_hits(&ca, &ra, 1, &nomem);
-    if (nomem) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    return 0;
+    return key_hits(sc, k, nc, k + nc, nr, hit);
 }
 
-static Py_ssize_t
-lcs_len_any(const uint64_t *a, Py_ssize_t m, const uint64_t *b, Py_ssize_t nb, int *nomem)
+/* LCS length of a (m ids) and b (nb ids), bit-parallel over a, with each
+   id's position mask found through an id-indexed array (cnt_ref, zero
+   between uses: row + 1 per id of a) instead of a hash table. */
+static int
+lcs_len_ids(Scratch *sc, const uint64_t *a, Py_ssize_t m, uint64_t amax, const uint64_t *b,
+            Py_ssize_t nb, uint64_t bmax, double *out)
 {
-    *nomem = 0;
-    if (m > nb) {
-        const uint64_t *t = a;
-        Py_ssize_t tn = m;
-        a = b;
-        m = nb;
-        b = t;
-        nb = tn;
-    }
-    if (m == 0)
+    Py_ssize_t words = (m + 63) / 64, i, j, w, rows = 0, result;
+    uint64_t top = (m % 64) ? ((UINT64_C(1) << (m % 64)) - 1) : ~UINT64_C(0);
+    uint64_t *masks, *v;
+    int32_t *rowmap;
+    if (m == 0 || nb == 0) {
+        *out = 0.0;
         return 0;
-    if (m <= 64)
-        return lcs_one_word(a, m, b, nb);
-    return lcs_words(a, m, b, nb, nomem);
+    }
+    if (scratch_counts(sc, amax > bmax ? amax : bmax) < 0)
+        return -1;
+    rowmap = sc->cnt_ref;
+    masks = (uint64_t *)scratch_get((void **)&sc->u64, &sc->u64cap, (m + 1) * words, sizeof(uint64_t));
+    if (masks == NULL)
+        return -1;
+    for (i = 0; i < m; i++) {
+        int32_t r = rowmap[a[i]];
+        if (r == 0) {
+            r = rowmap[a[i]] = (int32_t)++rows;
+            memset(masks + (r - 1) * words, 0, (size_t)words * sizeof(uint64_t));
+        }
+        masks[(r - 1) * words + i / 64] |= UINT64_C(1) << (i % 64);
+    }
+    v = masks + rows * words;
+    if (words == 1) {
+        uint64_t full = top, x = full;
+        for (j = 0; j < nb; j++) {
+            uint64_t id = b[j];
+            int32_t r = id <= amax ? rowmap[id] : 0;
+            if (r) {
+                uint64_t mk = masks[r - 1];
+                uint64_t u = x & mk;
+                x = ((x + u) | (x & ~mk)) & full;
+            }
+        }
+        v[0] = x;
+    }
+    else {
+        for (w = 0; w < words; w++)
+            v[w] = ~UINT64_C(0);
+        v[words - 1] = top;
+        for (j = 0; j < nb; j++) {
+            uint64_t id = b[j];
+            int32_t r = id <= amax ? rowmap[id] : 0;
+            const uint64_t *mk;
+            uint64_t carry = 0;
+            if (!r)
+                continue;
+            mk = masks + (r - 1) * words;
+            for (w = 0; w < words; w++) {
+                uint64_t x = v[w], u = x & mk[w];
+                uint64_t t = x + u;
+                uint64_t c1 = t < x;
+                uint64_t s2 = t + carry;
+                carry = c1 | (s2 < t);
+                v[w] = s2 | (x & ~mk[w]);
+            }
+            v[words - 1] &= top;
+        }
+    }
+    result = m;
+    for (w = 0; w < words; w++)
+        result -= POPCOUNT64(v[w]);
+    for (i = 0; i < m; i++)
+        rowmap[a[i]] = 0;
+    *out = (double)result;
+    return 0;
 }
 
 /* The script's LCS traceback of sentence a (m ids) against b (nb ids),
@@ -691,16 +815,8 @@ lcs_hit(Scratch *sc, const Text *c, const Text *r, double *hit)
     Py_ssize_t k, i, h = 0, rs0 = 0;
     uint64_t *un;
     Py_ssize_t uncap_words;
-    int nomem = 0;
-    if (c->nsent == 1 && r->nsent == 1) {
-        Py_ssize_t len = lcs_len_any(r->tok, r->ntok, c->tok, c->ntok, &nomem);
-        if (nomem) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        *hit = (double)len;
-        return 0;
-    }
+    if (c->nsent == 1 && r->nsent == 1)
+        return lcs_len_ids(sc, r->tok, r->ntok, r->maxid, c->tok, c->ntok, c->maxid, hit);
     if (scratch_counts(sc, max_id(c) > max_id(r) ? max_id(c) : max_id(r)) < 0)
         return -1;
     for (i = 0; i < r->ntok; i++)
@@ -927,31 +1043,18 @@ skip_total(Py_ssize_t n, Py_ssize_t max_skip, int unigrams)
 }
 
 static int
-skip_hits(const Text *c, const Text *r, Py_ssize_t max_skip, int unigrams, Py_ssize_t ct,
-          Py_ssize_t rt, double *hit)
+skip_hits(Scratch *sc, const Text *c, const Text *r, Py_ssize_t max_skip, int unigrams,
+          Py_ssize_t ct, Py_ssize_t rt, double *hit)
 {
     uint64_t *ck, *rk;
-    IdArray ca, ra;
-    int nomem = 0;
-    Py_ssize_t h;
-    ck = (uint64_t *)PyMem_Malloc((size_t)(ct + rt + 2) * sizeof(uint64_t));
-    if (ck == NULL) {
-        PyErr_NoMemory();
+    Py_ssize_t nc, nr;
+    ck = (uint64_t *)scratch_get((void **)&sc->u64, &sc->u64cap, ct + rt + 2, sizeof(uint64_t));
+    if (ck == NULL)
         return -1;
-    }
     rk = ck + ct + 1;
-    ca.data = ck;
-    ca.len = skip_keys(c, max_skip, unigrams, ck);
-    ra.data = rk;
-    ra.len = skip_keys(r, max_skip, unigrams, rk);
-    h = count_hits(&ca, &ra, 1, &nomem);
-    PyMem_Free(ck);
-    if (nomem) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    *hit = (double)h;
-    return 0;
+    nc = skip_keys(c, max_skip, unigrams, ck);
+    nr = skip_keys(r, max_skip, unigrams, rk);
+    return key_hits(sc, ck, nc, rk, nr, hit);
 }
 
 static int
@@ -1100,14 +1203,9 @@ score_pairs(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 case M_LCS_FLAT:
                     rtot = (double)rt.ntok;
                     ctot = (double)ct.ntok;
-                    if (rt.ntok && ct.ntok) {
-                        int nomem = 0;
-                        hit = (double)lcs_len_any(rt.tok, rt.ntok, ct.tok, ct.ntok, &nomem);
-                        if (nomem) {
-                            PyErr_NoMemory();
-                            goto fail;
-                        }
-                    }
+                    if (rt.ntok && ct.ntok &&
+                        lcs_len_ids(&sc, rt.tok, rt.ntok, rt.maxid, ct.tok, ct.ntok, ct.maxid, &hit) < 0)
+                        goto fail;
                     key = rtot;
                     break;
                 case M_WLCS: {
@@ -1123,7 +1221,7 @@ score_pairs(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                     Py_ssize_t c_total = skip_total(ct.ntok, ms->n, ms->unigrams);
                     Py_ssize_t r_total = skip_total(rt.ntok, ms->n, ms->unigrams);
                     if (c_total && r_total &&
-                        skip_hits(&ct, &rt, ms->n, ms->unigrams, c_total, r_total, &hit) < 0)
+                        skip_hits(&sc, &ct, &rt, ms->n, ms->unigrams, c_total, r_total, &hit) < 0)
                         goto fail;
                     rtot = (double)r_total;
                     ctot = (double)c_total;
@@ -1154,6 +1252,7 @@ done:
     PyMem_Free(sc.dbl);
     PyMem_Free(sc.bytes);
     PyMem_Free(sc.slots);
+    PyMem_Free(sc.cslots);
     return out;
 }
 
