@@ -54,8 +54,7 @@ def _variants(scorer):
         assert plan is not None
         for use_c in (True, False):
             out.append((f"{kern.name}/use_c={use_c}", lambda pairs, plan=plan, use_c=use_c:
-                        [d for part in plan.iter_chunks(pairs, 3)
-                         for d in plan.score_chunk(part, use_c=use_c)]))
+                        plan.score_pairs(pairs, chunk=3, use_c=use_c)))
     return out
 
 

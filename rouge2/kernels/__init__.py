@@ -73,12 +73,13 @@ else:
 
 class BatchKernels:
     """The batch-path kernels of one implementation (see ``batch.h``):
-    ``analyze_texts``, ``raw_words``, ``score_pairs``; each implementation
+    ``analyze_texts``, ``analyze_pairs``, ``raw_words``, ``score_pairs``; each implementation
     keeps its own raw vocabulary, so ids from one never go to the other."""
 
     def __init__(self, impl, name: str):
         self.name = name
         self.analyze_texts = impl.analyze_texts
+        self.analyze_pairs = impl.analyze_pairs
         self.raw_words = impl.raw_words
         self.score_pairs = impl.score_pairs
 

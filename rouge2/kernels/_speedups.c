@@ -886,6 +886,7 @@ static PyMethodDef speedups_methods[] = {
     {"lcs_marks", (PyCFunction)(void (*)(void))lcs_marks, METH_FASTCALL, lcs_marks_doc},
     {"analyze_texts", (PyCFunction)(void (*)(void))analyze_texts, METH_FASTCALL, analyze_texts_doc},
     {"raw_words", (PyCFunction)raw_words, METH_O, raw_words_doc},
+    {"analyze_pairs", (PyCFunction)(void (*)(void))analyze_pairs, METH_FASTCALL, analyze_pairs_doc},
     {"score_pairs", (PyCFunction)(void (*)(void))score_pairs, METH_FASTCALL, score_pairs_doc},
     {"finish_pooled", (PyCFunction)(void (*)(void))finish_pooled, METH_FASTCALL, finish_pooled_doc},
     {NULL, NULL, 0, NULL},

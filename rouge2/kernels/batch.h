@@ -328,6 +328,138 @@ raw_words(PyObject *self, PyObject *arg)
     return out;
 }
 
+/* The index of text in texts (through the dict index), appending it if new. */
+static int
+text_index(PyObject *index, PyObject *texts, PyObject *text, int32_t *out)
+{
+    PyObject *ix = PyDict_GetItemWithError(index, text); /* borrowed */
+    if (ix != NULL) {
+        *out = (int32_t)PyLong_AsLong(ix);
+        return 0;
+    }
+    if (PyErr_Occurred())
+        return -1;
+    ix = PyLong_FromSsize_t(PyList_GET_SIZE(texts));
+    if (ix == NULL)
+        return -1;
+    *out = (int32_t)PyList_GET_SIZE(texts);
+    if (PyDict_SetItem(index, text, ix) < 0 || PyList_Append(texts, text) < 0) {
+        Py_DECREF(ix);
+        return -1;
+    }
+    Py_DECREF(ix);
+    return 0;
+}
+
+PyDoc_STRVAR(analyze_pairs_doc,
+"analyze_pairs(pairs, start, stop, lines, /) -> None or\n"
+"(ids, sent_starts, text_sents, nwords, empty_texts, cands, ref_starts, refs)\n\n"
+"analyze_texts of the distinct texts of pairs[start:stop] ((candidate,\n"
+"references) pairs, references a str or a non-empty list or tuple of str),\n"
+"with each pair's candidate text index (int32), reference entries (int64\n"
+"starts) and reference text indices (int32).  None when a text is not a\n"
+"str (the caller then takes the per-pair path, which checks it).");
+
+static PyObject *
+analyze_pairs(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    PyObject *seq, *index = NULL, *texts = NULL, *res = NULL, *out = NULL, *empty = NULL;
+    PyObject *targs[2];
+    GrowBuf cands = {0}, rstarts = {0}, refs = {0};
+    Py_ssize_t start, stop, p, n;
+    if (nargs != 4) {
+        PyErr_Format(PyExc_TypeError, "analyze_pairs expected 4 arguments, got %zd", nargs);
+        return NULL;
+    }
+    seq = PySequence_Fast(args[0], "pairs must be a sequence");
+    if (seq == NULL)
+        return NULL;
+    start = PyLong_AsSsize_t(args[1]);
+    stop = PyLong_AsSsize_t(args[2]);
+    if ((start == -1 || stop == -1) && PyErr_Occurred())
+        goto done;
+    n = PySequence_Fast_GET_SIZE(seq);
+    if (start < 0)
+        start = 0;
+    if (stop > n)
+        stop = n;
+    index = PyDict_New();
+    texts = PyList_New(0);
+    if (index == NULL || texts == NULL || gb_i64(&rstarts, 0) < 0)
+        goto done;
+    for (p = start; p < stop; p++) {
+        PyObject *pair = PySequence_Fast_ITEMS(seq)[p], *c, *r;
+        int32_t ix;
+        if (!(PyTuple_CheckExact(pair) || PyList_CheckExact(pair)) || Py_SIZE(pair) != 2)
+            goto fallback;
+        c = PyTuple_CheckExact(pair) ? PyTuple_GET_ITEM(pair, 0) : PyList_GET_ITEM(pair, 0);
+        r = PyTuple_CheckExact(pair) ? PyTuple_GET_ITEM(pair, 1) : PyList_GET_ITEM(pair, 1);
+        if (!PyUnicode_CheckExact(c))
+            goto fallback;
+        if (text_index(index, texts, c, &ix) < 0 || gb_i32(&cands, ix) < 0)
+            goto done;
+        if (PyUnicode_CheckExact(r)) {
+            if (text_index(index, texts, r, &ix) < 0 || gb_i32(&refs, ix) < 0)
+                goto done;
+        }
+        else if (PyList_CheckExact(r) || PyTuple_CheckExact(r)) {
+            Py_ssize_t k, nr = Py_SIZE(r);
+            if (nr == 0)
+                goto fallback;
+            for (k = 0; k < nr; k++) {
+                PyObject *x = PyList_CheckExact(r) ? PyList_GET_ITEM(r, k) : PyTuple_GET_ITEM(r, k);
+                if (!PyUnicode_CheckExact(x))
+                    goto fallback;
+            }
+            for (k = 0; k < nr; k++) {
+                PyObject *x = PyList_CheckExact(r) ? PyList_GET_ITEM(r, k) : PyTuple_GET_ITEM(r, k);
+                if (text_index(index, texts, x, &ix) < 0 || gb_i32(&refs, ix) < 0)
+                    goto done;
+            }
+        }
+        else {
+            goto fallback;
+        }
+        if (gb_i64(&rstarts, (int64_t)(refs.len / 4)) < 0)
+            goto done;
+    }
+    targs[0] = texts;
+    targs[1] = args[3];
+    res = analyze_texts(self, targs, 2);
+    if (res == NULL)
+        goto done;
+    {
+        PyObject *idx = PyTuple_GET_ITEM(res, 4);
+        Py_ssize_t k, ne = PyList_GET_SIZE(idx);
+        empty = PyList_New(ne);
+        if (empty == NULL)
+            goto done;
+        for (k = 0; k < ne; k++) {
+            PyObject *t = PyList_GET_ITEM(texts, PyLong_AsSsize_t(PyList_GET_ITEM(idx, k)));
+            Py_INCREF(t);
+            PyList_SET_ITEM(empty, k, t);
+        }
+    }
+    out = Py_BuildValue("(OOOOOy#y#y#)", PyTuple_GET_ITEM(res, 0), PyTuple_GET_ITEM(res, 1),
+                        PyTuple_GET_ITEM(res, 2), PyTuple_GET_ITEM(res, 3), empty,
+                        cands.data ? cands.data : "", cands.len, rstarts.data, rstarts.len,
+                        refs.data ? refs.data : "", refs.len);
+    goto done;
+fallback:
+    out = Py_None;
+    Py_INCREF(out);
+done:
+    Py_XDECREF(res);
+    Py_XDECREF(empty);
+    Py_XDECREF(index);
+    Py_XDECREF(texts);
+    PyMem_Free(cands.data);
+    PyMem_Free(rstarts.data);
+    PyMem_Free(refs.data);
+    Py_DECREF(seq);
+    return out;
+}
+
 /* ------------------------------------------------------------------ */
 /* score_pairs                                                          */
 

@@ -253,6 +253,37 @@ def analyze_texts(texts, lines: bool):
     return ids, sent_starts, text_sents, len(words), empty
 
 
+def analyze_pairs(pairs, start: int, stop: int, lines: bool):
+    """:func:`analyze_texts` of the distinct texts of ``pairs[start:stop]``
+    (``(candidate, references)`` pairs, references a str or a non-empty list
+    or tuple of str), plus each pair's candidate text index, reference
+    entry starts and reference text indices:
+    ``(ids, sent_starts, text_sents, nwords, empty_texts, cands, ref_starts, refs)``.
+    None when a text is not a str (the caller takes the per-pair path)."""
+    index: dict[str, int] = {}
+    add = index.setdefault
+    cands = array("i")
+    refs = array("i")
+    ref_starts = array("q", [0])
+    for pair in pairs[max(0, start):stop]:
+        if type(pair) not in (tuple, list) or len(pair) != 2:
+            return None
+        c, r = pair
+        if type(c) is not str:
+            return None
+        if type(r) is str:
+            r = (r,)
+        elif type(r) not in (list, tuple) or not r or any(type(x) is not str for x in r):
+            return None
+        cands.append(add(c, len(index)))
+        refs.extend([add(x, len(index)) for x in r])
+        ref_starts.append(len(refs))
+    texts = list(index)
+    ids, sent_starts, text_sents, nwords, empty = analyze_texts(texts, lines)
+    return (ids, sent_starts, text_sents, nwords, [texts[t] for t in empty], cands,
+            ref_starts, refs)
+
+
 def raw_words(start: int) -> list[str]:
     """The words of raw ids ``start``, ``start + 1``, ... (every id given so far)."""
     return _RAW_WORDS[max(0, start):]

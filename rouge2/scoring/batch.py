@@ -19,7 +19,7 @@ word/byte limits, and the pure-Python mode (``ROUGE2_PURE_PYTHON=1``).
 from __future__ import annotations
 
 from array import array
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Iterable, Sequence
 
 from rouge2 import kernels as _kernels
 from rouge2.analysis import analyzer as _analyzer_mod
@@ -48,6 +48,26 @@ def measure_spec(m: Measure):
     if t is SkipBigram:
         return (M_SKIP, -1 if m.max_skip is None else m.max_skip, int(m.unigrams), 0.0)
     return None
+
+
+def per_pair_scores(scorer, pairs) -> tuple[list[dict], list[dict]]:
+    """``(scores, stats)`` of ``pairs`` through the per-pair path: per pair
+    ``{name: Score}`` and ``{name: [PairStats against each reference]}``."""
+    from rouge2.stats.combine import combine
+
+    o = scorer.options
+    scores, stats = [], []
+    for c, r in pairs:
+        per_measure = scorer.pair_stats(c, r)
+        sc, st = {}, {}
+        for name, got in per_measure.items():
+            per_ref = [x[0] for x in got]
+            st[name] = per_ref
+            sc[name] = combine(scorer.measures[name], per_ref, o.multi_reference, o.alpha,
+                               [x[1] for x in got], o.rounding)
+        scores.append(sc)
+        stats.append(st)
+    return scores, stats
 
 
 def batch_plan(scorer, measures: Any = None, kernels=None) -> "BatchPlan | None":
@@ -108,32 +128,30 @@ class BatchPlan:
         return remap
 
     # -- pairs ---------------------------------------------------------
-    def chunk_stats(self, pairs: Sequence[tuple[Any, Any]]):
-        """``(stats, ref_starts)`` of a chunk of ``(candidate, references)``
-        pairs (texts as ``str``; references a text or a list of texts), as
-        :func:`rouge2.kernels.python.score_pairs` lays them out."""
-        index: dict[str, int] = {}
-        add = index.setdefault
-        cands = array("i", [add(c, len(index)) for c, _ in pairs])
-        refs = array("i")
-        ref_starts = array("q", [0])
-        for _, r in pairs:
-            if type(r) is str:
-                refs.append(add(r, len(index)))
-            else:
-                refs.extend([add(x, len(index)) for x in r])
-            ref_starts.append(len(refs))
-        texts = list(index)
-        ids, sent_starts, text_sents, nwords, empty = self.kernels.analyze_texts(texts, self.lines)
+    def chunk_stats(self, pairs: Sequence, start: int = 0, stop: int | None = None):
+        """``(stats, ref_starts)`` of ``pairs[start:stop]`` (``(candidate,
+        references)`` pairs), as :func:`rouge2.kernels.python.score_pairs`
+        lays them out; None when a text is not a ``str`` (a tuple of
+        sentences, or a mistake the per-pair path reports)."""
+        if stop is None:
+            stop = len(pairs)
+        res = self.kernels.analyze_pairs(pairs, start, stop, self.lines)
+        if res is None:
+            return None
+        ids, sent_starts, text_sents, nwords, empty, cands, ref_starts, refs = res
         if empty and not _analyzer_mod._warned_foreign:
-            self._warn_foreign([texts[t] for t in empty])
+            self._warn_foreign(empty)
         remap = self._sync(nwords)
         stats = self.kernels.score_pairs(ids, sent_starts, text_sents, remap, cands,
                                          ref_starts, refs, self.specs)
+        if isinstance(stats, bytes):
+            stats = memoryview(stats).cast("d")
+        if isinstance(ref_starts, bytes):
+            ref_starts = memoryview(ref_starts).cast("q")
         return stats, ref_starts
 
     def _warn_foreign(self, texts):
-        """ROUGE2's once-a-process warning for a text with letters but no tokens."""
+        """rouge2's once-a-process warning for a text with letters but no tokens."""
         split = self.scorer.analyzer.split
         for text in texts:
             if not text.isascii():
@@ -141,62 +159,46 @@ class BatchPlan:
                 if _analyzer_mod._warned_foreign:
                     return
 
-    def score_chunk(self, pairs, use_c: bool = True) -> list[dict]:
-        stats, ref_starts = self.chunk_stats(pairs)
-        if isinstance(stats, bytes):
-            stats = memoryview(stats).cast("d")
+    def _scores(self, stats, ref_starts, use_c: bool = True) -> list[dict]:
         o = self.scorer.options
         return combine_many(self.measures, self.names, stats, ref_starts, o.multi_reference,
                             o.alpha, o.rounding, use_c=use_c)
 
-    def iter_chunks(self, pairs: Iterable[tuple[Any, Any]], chunk: int = CHUNK) -> Iterator[list]:
-        """Checked pairs in chunks of at most ``chunk``."""
-        from rouge2.scoring.scorer import check_references, check_text
-
-        buf: list = []
-        for c, r in pairs:
-            if type(c) is not str:
-                c = check_text(c, "candidate")
-            if type(r) is not str:
-                r = check_references(r)
-            buf.append((c, r))
-            if len(buf) >= chunk:
-                yield buf
-                buf = []
-        if buf:
-            yield buf
-
-    def _scorable(self, chunk) -> bool:
-        """Every text a str (tuples of sentences go the per-pair way)."""
-        for c, r in chunk:
-            if type(c) is not str:
-                return False
-            if type(r) is not str and any(type(x) is not str for x in r):
-                return False
-        return True
-
-    def score_pairs(self, pairs: Iterable[tuple[Any, Any]], chunk: int = CHUNK) -> list[dict]:
+    def score_pairs(self, pairs: Iterable[tuple[Any, Any]], chunk: int = CHUNK,
+                    use_c: bool = True) -> list[dict]:
         """``{name: Score}`` per pair, in order (what ``Scorer.score`` gives)."""
+        if not isinstance(pairs, list):
+            pairs = list(pairs)
         out: list[dict] = []
-        for part in self.iter_chunks(pairs, chunk):
-            if self._scorable(part):
-                out.extend(self.score_chunk(part))
-            else:
+        for start in range(0, len(pairs), chunk):
+            stop = min(start + chunk, len(pairs))
+            res = self.chunk_stats(pairs, start, stop)
+            if res is None:
                 score = self.scorer.score
-                out.extend(score(c, r) for c, r in part)
+                out.extend(score(c, r) for c, r in pairs[start:stop])
+            else:
+                out.extend(self._scores(*res, use_c=use_c))
         return out
 
-    def stats_and_scores(self, pairs: Sequence[tuple[Any, Any]]):
-        """``(scores, stats)`` of a chunk of pairs: per pair ``{name: Score}``
+    def iter_stats(self, pairs: Iterable[tuple[Any, Any]], chunk: int = CHUNK):
+        """Per chunk of pairs: ``(scores, stats)`` as :meth:`stats_and_scores`
+        gives them, the per-pair path standing in for chunks it cannot take."""
+        if not isinstance(pairs, list):
+            pairs = list(pairs)
+        for start in range(0, len(pairs), chunk):
+            stop = min(start + chunk, len(pairs))
+            res = self.chunk_stats(pairs, start, stop)
+            if res is None:
+                yield per_pair_scores(self.scorer, pairs[start:stop])
+            else:
+                yield self.stats_and_scores(*res)
+
+    def stats_and_scores(self, stats, ref_starts):
+        """``(scores, stats)`` of a chunk's statistics: per pair ``{name: Score}``
         and ``{name: [PairStats against each reference]}`` (counts as ints,
         ROUGE-W's weighted values as floats), as ``Scorer.pair_stats`` and
         :func:`~rouge2.stats.combine.combine` give them."""
-        stats, ref_starts = self.chunk_stats(pairs)
-        if isinstance(stats, bytes):
-            stats = memoryview(stats).cast("d")
-        o = self.scorer.options
-        scores = combine_many(self.measures, self.names, stats, ref_starts, o.multi_reference,
-                              o.alpha, o.rounding)
+        scores = self._scores(stats, ref_starts)
         m = len(self.names)
         ints = [not isinstance(meas, WLCS) for meas in self.measures]
         per_pair = []
