@@ -84,8 +84,14 @@ raw_intern(const char *p, Py_ssize_t n, uint64_t h)
             break;
         if (e->hash == h) {
             Py_ssize_t off = raw_offsets[e->id], len = raw_offsets[e->id + 1] - off;
-            if (len == n && memcmp(raw_arena + off, p, (size_t)n) == 0)
-                return e->id;
+            if (len == n) {
+                const char *q = raw_arena + off;
+                Py_ssize_t k = 0;
+                while (k < n && q[k] == p[k])
+                    k++;
+                if (k == n)
+                    return e->id;
+            }
         }
         s = (s + 1) & (raw_size - 1);
     }
@@ -221,6 +227,56 @@ analyze_texts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         {
             uint64_t h = 0xCBF29CE484222325ULL; /* FNV-1a of the word so far */
             const Py_UCS1 *d1 = kind == PyUnicode_1BYTE_KIND ? (const Py_UCS1 *)data : NULL;
+            if (d1 != NULL) {
+                /* one byte a character: find each word, then copy it lowercased */
+                const Py_UCS1 *q = d1, *end = d1 + len;
+                while (q < end) {
+                    const Py_UCS1 *w;
+                    Py_ssize_t k, n;
+                    int32_t id;
+                    while (q < end && !table[*q]) {
+                        if (*q == '\n' && lines)
+                            sent_tok = 0;
+                        q++;
+                    }
+                    if (q == end)
+                        break;
+                    w = q;
+                    while (q < end && table[*q])
+                        q++;
+                    n = q - w;
+                    if (n > cap) {
+                        char *bigger = (char *)(buf == small ? PyMem_Malloc((size_t)n)
+                                                             : PyMem_Realloc(buf, (size_t)n));
+                        if (bigger == NULL) {
+                            PyErr_NoMemory();
+                            goto fail;
+                        }
+                        buf = bigger;
+                        cap = n;
+                    }
+                    h = 0xCBF29CE484222325ULL;
+                    for (k = 0; k < n; k++) {
+                        unsigned char c = table[w[k]];
+                        buf[k] = (char)c;
+                        h = (h ^ c) * 0x100000001B3ULL;
+                    }
+                    id = raw_intern(buf, n, h);
+                    if (id < 0)
+                        goto fail;
+                    if (sent_tok == 0) {
+                        if (gb_i64(&sents, (int64_t)ntok) < 0)
+                            goto fail;
+                        nsent++;
+                    }
+                    if (gb_i32(&ids, id) < 0)
+                        goto fail;
+                    sent_tok++;
+                    ntok++;
+                    text_tok++;
+                }
+                len = -1; /* skip the general loop */
+            }
             for (i = 0; i <= len; i++) {
                 Py_UCS4 ch;
                 unsigned char c;
@@ -1537,6 +1593,10 @@ finish_pooled(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 goto done;
             }
             PyTuple_SET_ITEM(score, 2, v);
+            /* Three floats: never part of a cycle.  Untracked, it keeps its
+               dict untracked too, so the garbage collector skips both. */
+            if (PyObject_GC_IsTracked(score))
+                PyObject_GC_UnTrack(score);
             if (PyDict_SetItem(d, PyTuple_GET_ITEM(names, k), score) < 0) {
                 Py_DECREF(score);
                 goto done;
