@@ -155,3 +155,34 @@ def test_evaluate_equals_per_pair(pairs, opts):
     assert [[type(x) for s in d.values() for p in s for x in p] for d in got.stats] == \
         [[type(x) for s in d.values() for p in s for x in p] for d in expected.stats]
     assert got.to_dict() == expected.to_dict()
+
+
+@settings(max_examples=60, deadline=None)
+@given(pairs=st.lists(st.tuples(st.one_of(text, long_text), references), min_size=1, max_size=7),
+       opts=options, measures=st.lists(st.sampled_from(MEASURES), min_size=1, max_size=4,
+                                       unique=True))
+def test_compact_stats_equal_per_pair(pairs, opts, measures):
+    from rouge2.scoring.batch import _per_pair_chunk
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        chunks = list(rouge2.iter_corpus_stats(pairs, measures, chunk=3, **opts))
+        expected = _per_pair_chunk(Scorer(measures, **opts), pairs, 0)
+    assert [c.start for c in chunks] == list(range(0, len(pairs), 3))
+    got_stats = [x for c in chunks for x in c.stats]
+    assert [x.hex() for x in got_stats] == [float(x).hex() for x in expected.stats]
+    starts = [0]
+    for c in chunks:
+        base = starts[-1]
+        starts.extend([base + c.ref_starts[p + 1] for p in range(len(c))])
+    assert starts == list(expected.ref_starts)
+    k = len(measures) - 1
+    assert chunks[0].pair_stats(0, k) == expected.pair_stats(0, k)
+
+
+def test_compact_stats_fallback_settings():
+    pairs = [("The cat sat.", ["the cat", "a cat sat"]), ("dog", "dog")]
+    chunks = list(rouge2.iter_corpus_stats(pairs, ["rouge-1", "rouge-l"], tokenizer="unicode"))
+    assert len(chunks) == 1 and len(chunks[0]) == 2
+    assert chunks[0].pair_stats(0, 0) == [(2, 2, 3), (2, 3, 3)]  # unigrams: the cat / a cat sat
+    assert chunks[0].pair_stats(1, 1) == [(1, 1, 1)]

@@ -72,6 +72,11 @@ class Measure:
         ``key_base`` (ROUGE-W's total before its second weighting)."""
         return self.best_key(s)
 
+    def stats_and_base(self, cand, ref) -> tuple[PairStats, float]:
+        """Statistics plus the batch path's ``key_base`` (see :meth:`key_from`)."""
+        s = self.stats(cand, ref)
+        return s, s.ref_total
+
     def stats_and_key(self, cand, ref) -> tuple[PairStats, float]:
         """Statistics plus the ``-f B`` ranking value, computed together."""
         s = self.stats(cand, ref)

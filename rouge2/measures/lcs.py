@@ -315,9 +315,12 @@ class WLCS(Measure):
         # The script ranks references by f⁻¹(hit / Σ f(len)), before its
         # second application of f to the total.  It divides by zero on an
         # empty reference; rouge2 ranks that reference 0.
-        hit, base = self._raw(cand, ref)
-        s = PairStats(hit, base ** self.weight, len(cand.tokens) ** self.weight)
+        s, base = self.stats_and_base(cand, ref)
         return s, self.key_from(s, base)
+
+    def stats_and_base(self, cand, ref):
+        hit, base = self._raw(cand, ref)
+        return PairStats(hit, base ** self.weight, len(cand.tokens) ** self.weight), base
 
     def key_from(self, s: PairStats, key_base: float) -> float:
         return self._finv(s.hit / key_base) if key_base else 0.0

@@ -19,7 +19,7 @@ word/byte limits, and the pure-Python mode (``ROUGE2_PURE_PYTHON=1``).
 from __future__ import annotations
 
 from array import array
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, NamedTuple, Sequence
 
 from rouge2 import kernels as _kernels
 from rouge2.analysis import analyzer as _analyzer_mod
@@ -213,3 +213,83 @@ class BatchPlan:
                 entry[name] = per_ref
             per_pair.append(entry)
         return scores, per_pair
+
+
+class StatsChunk(NamedTuple):
+    """Sufficient statistics of a run of consecutive pairs, in flat arrays.
+
+    ``stats[(e * len(names) + k) * 4 : ... + 4]`` is ``(hit, ref_total,
+    cand_total, key_base)`` of measure ``names[k]`` for reference entry
+    ``e``; pair ``start + p``'s entries are ``ref_starts[p]`` to
+    ``ref_starts[p + 1] - 1``, in reference order.  ``key_base`` is
+    ROUGE-W's Σ f(sentence length) (the total before its second weighting,
+    which ``-f B`` ranks by) and ``ref_total`` for every other measure.
+    """
+
+    start: int
+    names: tuple
+    stats: Any  # float64 buffer (memoryview or array('d'))
+    ref_starts: Any  # int64 buffer
+
+    def __len__(self) -> int:  # type: ignore[override]
+        return len(self.ref_starts) - 1
+
+    def pair_stats(self, p: int, k: int) -> list:
+        """Measure ``k``'s PairStats of pair ``start + p`` against each reference."""
+        m = len(self.names)
+        return [entry_stats(self.stats, e, m, k)[0]
+                for e in range(self.ref_starts[p], self.ref_starts[p + 1])]
+
+
+def _per_pair_chunk(scorer, pairs, start: int) -> StatsChunk:
+    """A :class:`StatsChunk` through the per-pair path (settings the batch
+    kernels do not cover)."""
+    from rouge2.scoring.scorer import check_references, check_text
+
+    analyze = scorer.analyzer.analyze
+    stats = array("d")
+    ref_starts = array("q", [0])
+    for c, r in pairs:
+        cand = analyze(check_text(c, "candidate"), cache=False)
+        refs = [analyze(x) for x in ([r] if isinstance(r, str) else check_references(r))]
+        for ref in refs:
+            for m in scorer.measures.values():
+                s, base = m.stats_and_base(cand, ref)
+                stats.extend((s.hit, s.ref_total, s.cand_total, base))
+        ref_starts.append(ref_starts[-1] + len(refs))
+    return StatsChunk(start, tuple(scorer.measures), stats, ref_starts)
+
+
+def iter_corpus_stats(pairs: Iterable[tuple[Any, Any]], measures: Sequence[Any] = ("rouge-1",
+                      "rouge-2", "rouge-l"), *, chunk: int = CHUNK,
+                      **options: Any) -> Iterator[StatsChunk]:
+    """The statistics of ``(candidate, references)`` pairs as compact
+    :class:`StatsChunk` arrays, ``chunk`` pairs at a time: memory stays flat
+    however many pairs there are (only the vocabulary is kept).
+
+    Options are those of :func:`rouge2.score_corpus`; the batch kernels
+    count when the settings allow it, the per-pair path otherwise, with the
+    same numbers either way.
+    """
+    from rouge2.scoring.scorer import Scorer
+
+    scorer = Scorer(measures, **options)
+    plan = batch_plan(scorer, measures)
+    names = tuple(scorer.measures)
+    buf: list = []
+    start = 0
+    it = iter(pairs)
+    while True:
+        buf = []
+        for pair in it:
+            buf.append(pair)
+            if len(buf) >= chunk:
+                break
+        if not buf:
+            return
+        res = plan.chunk_stats(buf) if plan is not None else None
+        if res is None:
+            yield _per_pair_chunk(scorer, buf, start)
+        else:
+            yield StatsChunk(start, names, res[0], res[1])
+        start += len(buf)
