@@ -186,3 +186,19 @@ def test_compact_stats_fallback_settings():
     assert len(chunks) == 1 and len(chunks[0]) == 2
     assert chunks[0].pair_stats(0, 0) == [(2, 2, 3), (2, 3, 3)]  # unigrams: the cat / a cat sat
     assert chunks[0].pair_stats(1, 1) == [(1, 1, 1)]
+
+
+@pytest.mark.parametrize("mode", ["best", "max-f", "pooled", "average"])
+def test_ties_between_references(mode):
+    """Equal ranking keys with different statistics: the first reference wins,
+    as ROUGE-1.5.5's strict > does (recall 1/2 = 2/4, precision 1/4 vs 2/4)."""
+    pairs = [("a b c d", ["a x", "a b y z"]), ("a b c d", ["a b y z", "a x"]),
+             ("a b c d", ["p q", "r s"]), ("", ["a", "b"])]
+    ms = ["rouge-1", "rouge-l", "rouge-w-1.2", "rouge-su4"]
+    scorer = Scorer(ms, multi_reference=mode)
+    expected = [scorer.score(c, r) for c, r in pairs]
+    if mode == "best":
+        assert expected[0]["rouge-1"].precision == 0.25
+        assert expected[1]["rouge-1"].precision == 0.5
+    for label, fn in _variants(Scorer(ms, multi_reference=mode)):
+        assert fn(pairs) == expected, label

@@ -26,7 +26,7 @@ measures or options, only of strings and integer ids.
     ``[vocab[t] for t in tokens]``, unseen words getting the next free ids.
 ``BATCH``, ``PY_BATCH``
     the batch path's kernels (texts to packed ids, all pairs and measures
-    scored in one call), chosen and pure-Python; ``finish_pooled`` their
+    scored in one call), chosen and pure-Python; ``finish_many`` their
     bulk P/R/F in C (None on the Python path).
 ``lcs_marks_small(a_ids, b_ids)``
     the script's LCS traceback as a bit mask over ``a_ids`` (at most 64
@@ -61,14 +61,14 @@ if _C is not None:
     rouge155_tokens = _C.rouge155_tokens
     token_ids = _C.token_ids
     lcs_marks_small = _C.lcs_marks
-    finish_pooled = _C.finish_pooled
+    finish_many = _C.finish_many
 else:
     ngram_hits = python.ngram_hits
     lcs_length = python.lcs_length
     rouge155_tokens = python.rouge155_tokens
     token_ids = python.token_ids
     lcs_marks_small = None
-    finish_pooled = None
+    finish_many = None
 
 
 class BatchKernels:
@@ -103,7 +103,7 @@ __all__ = [
     "BatchKernels",
     "HAVE_C",
     "PY_BATCH",
-    "finish_pooled",
+    "finish_many",
     "clipped_hits",
     "lcs_length",
     "lcs_marks",

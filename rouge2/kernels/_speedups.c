@@ -888,7 +888,7 @@ static PyMethodDef speedups_methods[] = {
     {"raw_words", (PyCFunction)raw_words, METH_O, raw_words_doc},
     {"analyze_pairs", (PyCFunction)(void (*)(void))analyze_pairs, METH_FASTCALL, analyze_pairs_doc},
     {"score_pairs", (PyCFunction)(void (*)(void))score_pairs, METH_FASTCALL, score_pairs_doc},
-    {"finish_pooled", (PyCFunction)(void (*)(void))finish_pooled, METH_FASTCALL, finish_pooled_doc},
+    {"finish_many", (PyCFunction)(void (*)(void))finish_many, METH_FASTCALL, finish_many_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -21,8 +21,8 @@
  *       ref_starts[p] .. ref_starts[p+1]-1, texts refs[e], candidate text
  *       cands[p]) and measure k: (hit, ref_total, cand_total, key_base) at
  *       [(e * M + k) * 4].
- *   finish_pooled(stats, ref_starts, measures, alpha, rounding155, names,
- *                 score_type) -> list[dict]
+ *   finish_many(stats, ref_starts, weights, key_kinds, mode, alpha,
+ *               rounding155, names, score_type) -> list[dict]
  */
 
 /* ------------------------------------------------------------------ */
@@ -1445,7 +1445,7 @@ done:
 }
 
 /* ------------------------------------------------------------------ */
-/* finish_pooled: P, R, F per pair and measure, pooled over references. */
+/* finish_many: P, R, F per pair and measure, combined over references. */
 
 static int
 round5(double x, double *out)
@@ -1469,26 +1469,60 @@ fmeasure(double p, double r, double alpha)
     return 0.0;
 }
 
-PyDoc_STRVAR(finish_pooled_doc,
-"finish_pooled(stats, ref_starts, weights, alpha, rounding155, names, score_type, /)\n"
-"-> list[dict[str, Score]]: per pair, each measure's statistics summed over\n"
-"its references, then P, R, F as rouge2.stats.prf.finish_many defines them.\n"
-"weights[k] is 0.0 for plain ratios, ROUGE-W's weight otherwise.");
+/* P and R of statistics: plain ratios (w == 0) or ROUGE-W's f^-1 of them. */
+static void
+prf_ratios(double hit, double rt, double ctot, double w, double *prec, double *rec)
+{
+    if (w == 0.0) {
+        *rec = rt ? hit / rt : 0.0;
+        *prec = ctot ? hit / ctot : 0.0;
+    }
+    else {
+        *rec = rt ? pow(hit / rt, 1.0 / w) : 0.0;
+        *prec = ctot ? pow(hit / ctot, 1.0 / w) : 0.0;
+    }
+}
+#define prec_rec prf_ratios
+
+/* The -f B ranking key of an entry (hit, ref_total, cand_total, key_base):
+   kind 0 recall, 1 recall rounded as %.5f, 2 ROUGE-W's f^-1(hit / key_base). */
+static int
+best_key(const double *x, int kind, double w, double *key)
+{
+    if (kind == 2) {
+        *key = x[3] ? pow(x[0] / x[3], 1.0 / w) : 0.0;
+        return 0;
+    }
+    if (!x[1]) {
+        *key = 0.0;
+        return 0;
+    }
+    *key = x[0] / x[1];
+    return kind == 1 ? round5(*key, key) : 0;
+}
+
+PyDoc_STRVAR(finish_many_doc,
+"finish_many(stats, ref_starts, weights, key_kinds, mode, alpha, rounding155,\n"
+"            names, score_type, /) -> list[dict[str, Score]]\n\n"
+"Per pair, each measure's Score over its references as\n"
+"rouge2.stats.combine.combine_many defines it: mode 0 pooled, 1 best,\n"
+"2 max-f.  weights[k] is 0.0 for plain ratios, ROUGE-W's weight\n"
+"otherwise; key_kinds[k] says how best ranks references (see best_key).");
 
 static PyObject *
-finish_pooled(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+finish_many(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     Py_buffer sb, rb;
-    PyObject *wseq = NULL, *names, *out = NULL, *result = NULL;
+    PyObject *wseq = NULL, *kseq = NULL, *names, *out = NULL, *result = NULL;
     PyTypeObject *stype;
     double alpha, *ws = NULL;
-    int r155;
+    int r155, mode, *kinds = NULL;
     Py_ssize_t M, npairs, p, k;
     const double *st;
     const int64_t *rs;
 
-    if (nargs != 7) {
-        PyErr_Format(PyExc_TypeError, "finish_pooled expected 7 arguments, got %zd", nargs);
+    if (nargs != 9) {
+        PyErr_Format(PyExc_TypeError, "finish_many expected 9 arguments, got %zd", nargs);
         return NULL;
     }
     if (PyObject_GetBuffer(args[0], &sb, PyBUF_SIMPLE) < 0)
@@ -1497,16 +1531,24 @@ finish_pooled(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyBuffer_Release(&sb);
         return NULL;
     }
-    alpha = PyFloat_AsDouble(args[3]);
-    r155 = PyObject_IsTrue(args[4]);
-    names = args[5];
-    if ((alpha == -1.0 && PyErr_Occurred()) || r155 < 0)
+    mode = (int)PyLong_AsLong(args[4]);
+    alpha = PyFloat_AsDouble(args[5]);
+    r155 = PyObject_IsTrue(args[6]);
+    names = args[7];
+    if ((alpha == -1.0 && PyErr_Occurred()) || r155 < 0 || (mode == -1 && PyErr_Occurred()))
         goto done;
-    if (!PyTuple_Check(names) || !PyType_Check(args[6])) {
+    if (mode < 0 || mode > 2) {
+        PyErr_SetString(PyExc_ValueError, "mode must be 0 (pooled), 1 (best) or 2 (max-f)");
+        goto done;
+    }
+    if (!PyTuple_Check(names) || !PyType_Check(args[8])) {
         PyErr_SetString(PyExc_TypeError, "names must be a tuple and score_type a type");
         goto done;
     }
-    stype = (PyTypeObject *)args[6];
+    stype = (PyTypeObject *)args[8];
+    kseq = PySequence_Fast(args[3], "key_kinds must be a sequence");
+    if (kseq == NULL)
+        goto done;
     wseq = PySequence_Fast(args[2], "weights must be a sequence");
     if (wseq == NULL)
         goto done;
@@ -1515,14 +1557,22 @@ finish_pooled(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_ValueError, "one name per measure");
         goto done;
     }
+    if (PySequence_Fast_GET_SIZE(kseq) != M) {
+        PyErr_SetString(PyExc_ValueError, "one key kind per measure");
+        goto done;
+    }
     ws = (double *)PyMem_Malloc((size_t)(M ? M : 1) * sizeof(double));
-    if (ws == NULL) {
+    kinds = (int *)PyMem_Malloc((size_t)(M ? M : 1) * sizeof(int));
+    if (ws == NULL || kinds == NULL) {
         PyErr_NoMemory();
         goto done;
     }
     for (k = 0; k < M; k++) {
         ws[k] = PyFloat_AsDouble(PySequence_Fast_ITEMS(wseq)[k]);
         if (ws[k] == -1.0 && PyErr_Occurred())
+            goto done;
+        kinds[k] = (int)PyLong_AsLong(PySequence_Fast_ITEMS(kseq)[k]);
+        if (kinds[k] == -1 && PyErr_Occurred())
             goto done;
     }
     st = (const double *)sb.buf;
@@ -1546,22 +1596,49 @@ finish_pooled(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             PyObject *score, *v;
             Py_ssize_t e;
             const double *x = st + (e0 * M + k) * 4;
-            hit = x[0];
-            rt = x[1];
-            ctot = x[2];
-            for (e = e0 + 1; e < e1; e++) {
-                x = st + (e * M + k) * 4;
-                hit += x[0];
-                rt += x[1];
-                ctot += x[2];
+            if (mode == 0 || e1 - e0 == 1) { /* pooled, or one reference */
+                hit = x[0];
+                rt = x[1];
+                ctot = x[2];
+                for (e = e0 + 1; e < e1; e++) {
+                    x = st + (e * M + k) * 4;
+                    hit += x[0];
+                    rt += x[1];
+                    ctot += x[2];
+                }
+                prec_rec(hit, rt, ctot, ws[k], &prec, &rec);
             }
-            if (ws[k] == 0.0) {
-                rec = rt ? hit / rt : 0.0;
-                prec = ctot ? hit / ctot : 0.0;
+            else if (mode == 1) { /* best: the first reference with the highest key */
+                double best = -1.0;
+                Py_ssize_t pick = e0;
+                for (e = e0; e < e1; e++) {
+                    double key;
+                    x = st + (e * M + k) * 4;
+                    if (best_key(x, kinds[k], ws[k], &key) < 0)
+                        goto done;
+                    if (key > best) {
+                        best = key;
+                        pick = e;
+                    }
+                }
+                x = st + (pick * M + k) * 4;
+                prec_rec(x[0], x[1], x[2], ws[k], &prec, &rec);
             }
-            else {
-                rec = rt ? pow(hit / rt, 1.0 / ws[k]) : 0.0;
-                prec = ctot ? pow(hit / ctot, 1.0 / ws[k]) : 0.0;
+            else { /* max-f: the first reference with the highest F */
+                double best_f;
+                prec_rec(x[0], x[1], x[2], ws[k], &prec, &rec);
+                best_f = fmeasure(prec, rec, alpha);
+                for (e = e0 + 1; e < e1; e++) {
+                    double pe, re, fe;
+                    x = st + (e * M + k) * 4;
+                    prec_rec(x[0], x[1], x[2], ws[k], &pe, &re);
+                    fe = fmeasure(pe, re, alpha);
+                    if (fe > best_f) {
+                        best_f = fe;
+                        prec = pe;
+                        rec = re;
+                    }
+                }
             }
             if (r155) {
                 if (round5(prec, &prec) < 0 || round5(rec, &rec) < 0)
@@ -1609,7 +1686,9 @@ finish_pooled(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 done:
     Py_XDECREF(out);
     Py_XDECREF(wseq);
+    Py_XDECREF(kseq);
     PyMem_Free(ws);
+    PyMem_Free(kinds);
     PyBuffer_Release(&sb);
     PyBuffer_Release(&rb);
     return result;
