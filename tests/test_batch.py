@@ -202,3 +202,18 @@ def test_ties_between_references(mode):
         assert expected[1]["rouge-1"].precision == 0.5
     for label, fn in _variants(Scorer(ms, multi_reference=mode)):
         assert fn(pairs) == expected, label
+
+
+@settings(max_examples=30, deadline=None)
+@given(pairs=st.lists(st.tuples(text, references), min_size=1, max_size=6), opts=options)
+def test_corpus_stats_equal_per_pair(pairs, opts):
+    ms = ["rouge-2", "rouge-l", "rouge-w-1.2", "rouge-s*"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = rouge2.corpus_stats(pairs, ms, **opts)
+        scorer = Scorer(ms, **opts)
+        expected = [{n: [s for s, _ in v] for n, v in scorer.pair_stats(c, r).items()}
+                    for c, r in pairs]
+    assert got == expected
+    assert [[type(x) for v in d.values() for s in v for x in s] for d in got] == \
+        [[type(x) for v in d.values() for s in v for x in s] for d in expected]

@@ -198,7 +198,11 @@ class BatchPlan:
         and ``{name: [PairStats against each reference]}`` (counts as ints,
         ROUGE-W's weighted values as floats), as ``Scorer.pair_stats`` and
         :func:`~rouge2.stats.combine.combine` give them."""
-        scores = self._scores(stats, ref_starts)
+        return self._scores(stats, ref_starts), self.stats_dicts(stats, ref_starts)
+
+    def stats_dicts(self, stats, ref_starts) -> list[dict]:
+        """Per pair ``{name: [PairStats against each reference]}`` of a chunk's
+        statistics (counts as ints, ROUGE-W's weighted values as floats)."""
         m = len(self.names)
         ints = [not isinstance(meas, WLCS) for meas in self.measures]
         per_pair = []
@@ -212,7 +216,7 @@ class BatchPlan:
                                for s in per_ref]
                 entry[name] = per_ref
             per_pair.append(entry)
-        return scores, per_pair
+        return per_pair
 
 
 class StatsChunk(NamedTuple):

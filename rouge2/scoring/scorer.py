@@ -272,6 +272,19 @@ def score_corpus(predictions, references=None, *, measures: Sequence[str] = DEFA
 def corpus_stats(pairs: Iterable, measures: Sequence[str] = DEFAULT_MEASURES, **options):
     """Per pair, per measure: the list of PairStats against each reference."""
     scorer = Scorer(measures, **options)
+    from rouge2.scoring.batch import CHUNK, batch_plan
+
+    plan = batch_plan(scorer, measures)
+    if plan is not None:
+        pairs = list(pairs)
+        out = []
+        for start in range(0, len(pairs), CHUNK):
+            part = pairs[start:start + CHUNK]
+            res = plan.chunk_stats(part)
+            out.extend(plan.stats_dicts(*res) if res is not None else
+                       [{name: [s for s, _ in v] for name, v in scorer.pair_stats(c, r).items()}
+                        for c, r in part])
+        return out
     out = []
     for c, r in pairs:
         stats = scorer.pair_stats(c, r)
