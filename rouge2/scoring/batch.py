@@ -19,7 +19,8 @@ word/byte limits, and the pure-Python mode (``ROUGE2_PURE_PYTHON=1``).
 from __future__ import annotations
 
 from array import array
-from typing import Any, Iterable, Iterator, NamedTuple, Sequence
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator, Sequence
 
 from rouge2 import kernels as _kernels
 from rouge2.analysis import analyzer as _analyzer_mod
@@ -219,7 +220,8 @@ class BatchPlan:
         return per_pair
 
 
-class StatsChunk(NamedTuple):
+@dataclass(frozen=True)
+class StatsChunk:
     """Sufficient statistics of a run of consecutive pairs, in flat arrays.
 
     ``stats[(e * len(names) + k) * 4 : ... + 4]`` is ``(hit, ref_total,
@@ -235,7 +237,8 @@ class StatsChunk(NamedTuple):
     stats: Any  # float64 buffer (memoryview or array('d'))
     ref_starts: Any  # int64 buffer
 
-    def __len__(self) -> int:  # type: ignore[override]
+    def __len__(self) -> int:
+        """The number of pairs."""
         return len(self.ref_starts) - 1
 
     def pair_stats(self, p: int, k: int) -> list:
