@@ -217,3 +217,14 @@ def test_corpus_stats_equal_per_pair(pairs, opts):
     assert got == expected
     assert [[type(x) for v in d.values() for s in v for x in s] for d in got] == \
         [[type(x) for v in d.values() for s in v for x in s] for d in expected]
+
+
+def test_score_corpus_streams_a_generator():
+    pairs = [("the cat sat", "the cat"), ("a b c", ["a b", "c"])] * 3000
+    expected = rouge2.score_corpus(list(pairs), measures=["rouge-1", "rouge-l"])
+    assert rouge2.score_corpus((p for p in pairs), measures=["rouge-1", "rouge-l"]) == expected
+    bad = iter([("a", "b")] * 5000 + [("a", "b", "c")])
+    with pytest.raises(TypeError, match=r"pairs\[5000\] must be a \(candidate, references\) pair"):
+        rouge2.score_corpus(bad)
+    with pytest.raises(TypeError, match="expects"):
+        rouge2.score_corpus(5)
