@@ -25,7 +25,7 @@ from typing import Any, Iterable, Iterator, Sequence
 from rouge2 import kernels as _kernels
 from rouge2.analysis import analyzer as _analyzer_mod
 from rouge2.kernels.python import M_LCS, M_LCS_FLAT, M_NGRAM, M_SKIP, M_WLCS
-from rouge2.measures.base import Measure
+from rouge2.measures.base import Measure, PairStats
 from rouge2.measures.lcs import LCS, WLCS
 from rouge2.measures.ngram import NGram
 from rouge2.measures.skipgram import SkipBigram
@@ -205,17 +205,22 @@ class BatchPlan:
         """Per pair ``{name: [PairStats against each reference]}`` of a chunk's
         statistics (counts as ints, ROUGE-W's weighted values as floats)."""
         m = len(self.names)
-        ints = [not isinstance(meas, WLCS) for meas in self.measures]
+        vals = stats.tolist()
+        make = tuple.__new__
+        kinds = [(k * 4, name, not isinstance(meas, WLCS))
+                 for k, (name, meas) in enumerate(zip(self.names, self.measures))]
+        step = m * 4
         per_pair = []
         for p in range(len(ref_starts) - 1):
+            base0, base1 = ref_starts[p] * step, ref_starts[p + 1] * step
             entry = {}
-            for k, name in enumerate(self.names):
-                per_ref = [entry_stats(stats, e, m, k)[0]
-                           for e in range(ref_starts[p], ref_starts[p + 1])]
-                if ints[k]:
-                    per_ref = [type(s)(int(s.hit), int(s.ref_total), int(s.cand_total))
-                               for s in per_ref]
-                entry[name] = per_ref
+            for off, name, ints in kinds:
+                if ints:
+                    entry[name] = [make(PairStats, (int(vals[i]), int(vals[i + 1]), int(vals[i + 2])))
+                                   for i in range(base0 + off, base1, step)]
+                else:
+                    entry[name] = [make(PairStats, (vals[i], vals[i + 1], vals[i + 2]))
+                                   for i in range(base0 + off, base1, step)]
             per_pair.append(entry)
         return per_pair
 
