@@ -228,3 +228,18 @@ def test_score_corpus_streams_a_generator():
         rouge2.score_corpus(bad)
     with pytest.raises(TypeError, match="expects"):
         rouge2.score_corpus(5)
+
+
+def test_word_remaps_shared_only_between_equal_settings():
+    if not kernels.HAVE_C:
+        return
+    a = batch_plan(Scorer(["rouge-1"], stem=True))
+    b = batch_plan(Scorer(["rouge-l"], stem=True, multi_reference="best"))
+    c = batch_plan(Scorer(["rouge-1"], stem=True, stopwords="smart"))
+    d = batch_plan(Scorer(["rouge-1"], stem=lambda w: w[:3]))
+    assert a.remap is b.remap and a.remap is not c.remap and d.remap is not a.remap
+    pairs = [("running dogs ran", "the dog runs")]
+    for plan, scorer in ((c, Scorer(["rouge-1"], stem=True, stopwords="smart")),
+                         (d, Scorer(["rouge-1"], stem=lambda w: w[:3])),
+                         (a, Scorer(["rouge-1"], stem=True))):
+        assert plan.score_pairs(pairs) == [scorer.score(*pairs[0])]

@@ -99,6 +99,32 @@ def batch_plan(scorer, measures: Any = None, kernels=None) -> "BatchPlan | None"
     return BatchPlan(scorer, specs, kernels)
 
 
+#: word remaps (raw id -> final id, plus final word -> id) shared by plans
+#: with the same kernels, named stemmer and stopwords, most recent last: a
+#: loop of score_corpus calls stems each distinct word once, not once a call
+_REMAPS: dict = {}
+_REMAPS_KEPT = 4
+
+
+def _shared_remap(kernels, options) -> tuple[array, dict]:
+    """The remap for these settings: shared when the stemmer is named (a
+    custom stemmer function gets its own)."""
+    fresh = (array("i"), {})
+    if not isinstance(options.stem, str):
+        return fresh
+    key = (id(kernels), options.stem, options.stopwords)
+    try:
+        found = _REMAPS.pop(key)
+    except TypeError:  # unhashable stopwords: no sharing
+        return fresh
+    except KeyError:
+        found = fresh
+        if len(_REMAPS) >= _REMAPS_KEPT:
+            del _REMAPS[next(iter(_REMAPS))]
+    _REMAPS[key] = found
+    return found
+
+
 class BatchPlan:
     """A scorer's settings in the batch kernels' terms, plus its word remap."""
 
@@ -111,8 +137,7 @@ class BatchPlan:
         self.lines = scorer.analyzer.sentences == "lines"
         a = scorer.analyzer
         self._identity = a._stemmer is None and not a._stopwords
-        self.remap = array("i")
-        self._final: dict[str, int] = {}
+        self.remap, self._final = _shared_remap(kernels, scorer.options)
 
     # -- words ---------------------------------------------------------
     def _sync(self, nwords: int):
