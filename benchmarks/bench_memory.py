@@ -14,6 +14,11 @@ at the end.  Three children per size:
                kept (as a caller gets it)
   Scorer loop  ``Scorer.score`` per pair, each result dropped: what is left
                without the result list (analysis caches, interned tokens)
+  compact      ``rouge2.iter_corpus_stats(generator, measures)``, each chunk's
+               arrays dropped after use: the compact-statistics path, whose
+               memory should not grow with the corpus (only the vocabulary)
+
+``--modes`` picks some of them (default: all four).
 
 Pairs are generated lazily (the generator holds only SummEval itself), and
 are distinct without invented words: pair i takes document d = i mod 100 and
@@ -80,6 +85,10 @@ def child(mode: str, n: int, shared: str, measures: list[str]) -> None:
     elif mode == "score_corpus":
         out = rouge2.score_corpus(gen, measures=measures)
         count = len(out)
+    elif mode == "compact":
+        count = 0
+        for chunk in rouge2.iter_corpus_stats(gen, measures):
+            count += len(chunk)
     elif mode == "scorer-loop":
         scorer = rouge2.Scorer(measures)
         count = 0
@@ -93,7 +102,7 @@ def child(mode: str, n: int, shared: str, measures: list[str]) -> None:
     print("CHILD " + json.dumps({"mode": mode, "n": count, "peak_kib": peak_kib, "cpu": cpu}))
 
 
-MODES = ["baseline", "score_corpus", "scorer-loop"]
+MODES = ["baseline", "score_corpus", "scorer-loop", "compact"]
 
 
 def run_child(mode, n, shared, measures):
@@ -124,6 +133,7 @@ def main(argv=None):
     ap.add_argument("--sizes", default="10k,100k,1M", help="comma-separated pair counts (10k, 1M, 2500 ...)")
     ap.add_argument("--measures", default="rouge-1,rouge-2,rouge-l")
     ap.add_argument("--shared", default=C.DEFAULT_SHARED)
+    ap.add_argument("--modes", default=",".join(MODES), help=f"comma-separated, of {', '.join(MODES)}")
     ap.add_argument("--child", nargs=2, metavar=("MODE", "N"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     measures = [m.strip() for m in args.measures.split(",") if m.strip()]
@@ -136,6 +146,9 @@ def main(argv=None):
         ap.error(f"--sizes: not a list of numbers: {args.sizes!r}")
     if not sizes or min(sizes) < 1:
         ap.error("--sizes: give positive pair counts")
+    modes = [m.strip() for m in args.modes.split(",") if m.strip()]
+    if not modes or any(m not in MODES for m in modes):
+        ap.error(f"--modes: choose from {', '.join(MODES)}")
 
     print("bench_memory: peak RSS of rouge2.score_corpus on distinct pairs, one fresh process per figure")
     C.print_versions(peers=False)
@@ -144,10 +157,20 @@ def main(argv=None):
     print(f"pairs: generated lazily from SummEval, pool of {len(sentence_pool(rows))} source sentences")
     results = {}
     for n in sizes:
-        results[n] = {mode: run_child(mode, n, args.shared, measures) for mode in MODES}
+        results[n] = {mode: run_child(mode, n, args.shared, measures) for mode in modes}
         r = results[n]
         print(f"  measured {n:>9,} pairs: " + ", ".join(
-            f"{m} {r[m]['peak_kib'] / 1024:.1f} MiB" for m in MODES), flush=True)
+            f"{m} {r[m]['peak_kib'] / 1024:.1f} MiB ({r[m]['cpu']:.1f} s CPU)" for m in modes),
+            flush=True)
+    first = sizes[0]
+    print(f"\nPeak RSS (MiB) per mode; (ratio = peak / peak at {first:,} pairs)")
+    for m in modes:
+        print(f"  {m:>13}: " + ", ".join(
+            f"{n:,}: {results[n][m]['peak_kib'] / 1024:.1f} "
+            f"({results[n][m]['peak_kib'] / results[first][m]['peak_kib']:.2f}x)" for n in sizes))
+    if [m for m in MODES if m in modes] != ["baseline", "score_corpus", "scorer-loop"] + \
+            (["compact"] if "compact" in modes else []):
+        return 0
 
     first = sizes[0]
     mib = lambda n, m: results[n][m]["peak_kib"] / 1024  # noqa: E731

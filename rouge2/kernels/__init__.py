@@ -35,6 +35,10 @@ measures or options, only of strings and integer ids.
 ``porter155_stem(word)``
     the Porter variant alone in C (ASCII words without newlines), ``None``
     on the Python path; for tests.
+``BATCH``, ``PY_BATCH``
+    the batch path's kernels (texts to packed ids, all pairs and measures
+    scored in one call), chosen and pure-Python; ``finish_many`` their
+    bulk P/R/F in C (None on the Python path).
 ``lcs_marks_small(a_ids, b_ids)``
     the script's LCS traceback as a bit mask over ``a_ids`` (at most 64
     ids), in C only; ``None`` on the Python path, where callers use
@@ -91,6 +95,7 @@ if _C is not None:
     mt_signed_sums = getattr(_C, "mt_signed_sums", None)
     if None in (mt_words, mt_bootstrap_sums, mt_signed_sums):
         mt_words = mt_bootstrap_sums = mt_signed_sums = None
+    finish_many = _C.finish_many
 else:
     ngram_hits = python.ngram_hits
     lcs_length = python.lcs_length
@@ -104,6 +109,28 @@ else:
     words_below = python.words_below
     signed_sums = python.signed_sums
     mt_words = mt_bootstrap_sums = mt_signed_sums = None
+    finish_many = None
+
+
+class BatchKernels:
+    """The batch-path kernels of one implementation (see ``batch.h``):
+    ``analyze_texts``, ``analyze_pairs``, ``raw_words``, ``score_pairs``; each implementation
+    keeps its own raw vocabulary, so ids from one never go to the other."""
+
+    def __init__(self, impl, name: str):
+        self.name = name
+        self.analyze_texts = impl.analyze_texts
+        self.analyze_pairs = impl.analyze_pairs
+        self.raw_words = impl.raw_words
+        self.score_pairs = impl.score_pairs
+
+    def __repr__(self) -> str:
+        return f"<BatchKernels {self.name}>"
+
+
+#: the pure-Python batch kernels (the definition) and the chosen ones
+PY_BATCH = BatchKernels(python, "python")
+BATCH = BatchKernels(_C, "c") if _C is not None else PY_BATCH
 
 #: the pure-Python references under their own names (for tests and fallbacks)
 py_ngram_hits = python.ngram_hits
@@ -113,6 +140,8 @@ py_token_ids = python.token_ids
 lcs_marks = python.lcs_marks
 
 __all__ = [
+    "BATCH",
+    "BatchKernels",
     "HAVE_C",
     "indexed_sums",
     "mt_bootstrap_sums",
@@ -121,6 +150,8 @@ __all__ = [
     "perl_resample_table",
     "signed_sums",
     "words_below",
+    "PY_BATCH",
+    "finish_many",
     "clipped_hits",
     "lcs_length",
     "lcs_marks",

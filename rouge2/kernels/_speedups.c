@@ -1723,6 +1723,11 @@ static PyTypeObject Rouge155StemmerType = {
     .tp_getset = r155_getset,
 };
 
+#include <math.h>
+#include "batch.h"
+
+/* ------------------------------------------------------------------ */
+
 static PyMethodDef speedups_methods[] = {
     {"ngram_hits", (PyCFunction)(void (*)(void))ngram_hits, METH_FASTCALL, ngram_hits_doc},
     {"lcs_length", (PyCFunction)(void (*)(void))lcs_length, METH_FASTCALL, lcs_length_doc},
@@ -1737,6 +1742,11 @@ static PyMethodDef speedups_methods[] = {
     {"mt_words", mt_words, METH_VARARGS, mt_words_doc},
     {"mt_bootstrap_sums", mt_bootstrap_sums, METH_VARARGS, mt_bootstrap_sums_doc},
     {"mt_signed_sums", mt_signed_sums, METH_VARARGS, mt_signed_sums_doc},
+    {"analyze_texts", (PyCFunction)(void (*)(void))analyze_texts, METH_FASTCALL, analyze_texts_doc},
+    {"raw_words", (PyCFunction)raw_words, METH_O, raw_words_doc},
+    {"analyze_pairs", (PyCFunction)(void (*)(void))analyze_pairs, METH_FASTCALL, analyze_pairs_doc},
+    {"score_pairs", (PyCFunction)(void (*)(void))score_pairs, METH_FASTCALL, score_pairs_doc},
+    {"finish_many", (PyCFunction)(void (*)(void))finish_many, METH_FASTCALL, finish_many_doc},
     {NULL, NULL, 0, NULL},
 };
 

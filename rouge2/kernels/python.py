@@ -7,6 +7,7 @@ at import.  Token ids are non-negative ints below 2**64.
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
 
 
@@ -283,3 +284,247 @@ _LITTLE = _sys.byteorder == "little"
 
 def _le_words(words: bytes) -> list[int]:
     return [int.from_bytes(words[i:i + 4], "little") for i in range(0, len(words) - len(words) % 4, 4)]
+
+
+def skip_bigram_counts(tokens, max_skip: int | None, unigrams: bool) -> tuple[Counter, int]:
+    counts: Counter = Counter()
+    n = len(tokens)
+    total = 0
+    for i in range(n - 1):
+        a = tokens[i]
+        if unigrams:
+            counts[(a,)] += 1
+            total += 1
+        stop = n if max_skip is None else min(n, i + max_skip + 2)
+        for j in range(i + 1, stop):
+            counts[(a, tokens[j])] += 1
+        total += stop - i - 1
+    return counts, total
+
+
+def wlcs_marks(model, peer, weight: float, hit_mask: list, same=None) -> None:
+    """The script's weighted-LCS table and traceback for one sentence pair."""
+    m = len(model)
+    n = len(peer)
+    prev_c = [0.0] * (n + 1)
+    prev_l = [0] * (n + 1)
+    back = []  # per row: list of moves, 0 diag, 1 up, 2 left
+    for i in range(1, m + 1):
+        tok = model[i - 1]
+        cur_c = [0.0] * (n + 1)
+        cur_l = [0] * (n + 1)
+        moves = [0] * (n + 1)
+        for j in range(1, n + 1):
+            if tok == peer[j - 1] or (same is not None and same(tok, peer[j - 1])):
+                k = prev_l[j - 1]
+                cur_c[j] = prev_c[j - 1] + (k + 1) ** weight - k ** weight
+                cur_l[j] = k + 1
+            elif prev_c[j] >= cur_c[j - 1]:
+                cur_c[j] = prev_c[j]
+                moves[j] = 1
+            else:
+                cur_c[j] = cur_c[j - 1]
+                moves[j] = 2
+        back.append(moves)
+        prev_c, prev_l = cur_c, cur_l
+    i, j = m, n
+    while i and j:
+        move = back[i - 1][j]
+        if move == 0:
+            i -= 1
+            j -= 1
+            hit_mask[i] = 1
+        elif move == 1:
+            i -= 1
+        else:
+            j -= 1
+
+
+# -- the batch path (issue 12): packed ids, every pair scored in one call ------
+#
+# The definitions of rouge2/kernels/batch.h.  A text is analysed once into raw
+# word ids (a process-wide vocabulary of ROUGE-1.5.5 tokens); ``ids`` holds the
+# ids of every non-empty sentence, ``sent_starts`` where each starts (plus the
+# end), ``text_sents`` each text's first sentence (plus the end).
+
+_RAW_IDS: dict[str, int] = {}
+_RAW_WORDS: list[str] = []
+
+#: measure kinds of :func:`score_pairs` specs ``(kind, n, unigrams, weight)``
+M_NGRAM, M_LCS, M_LCS_FLAT, M_WLCS, M_SKIP = range(5)
+
+
+def analyze_texts(texts, lines: bool):
+    """``(ids, sent_starts, text_sents, nwords, empty)`` of ``texts`` (see
+    above); ``empty`` lists the indices of the texts without a token.
+
+    With ``lines`` each line is a sentence; otherwise a text is one sentence.
+    Sentences without tokens are left out (they change no measure).
+    """
+    ids = array("i")
+    sent_starts = array("q")
+    text_sents = array("q")
+    empty = []
+    vocab = _RAW_IDS
+    words = _RAW_WORDS
+    for text in texts:
+        if not isinstance(text, str):
+            raise TypeError(f"texts must be str, not {type(text).__name__}")
+        text_sents.append(len(sent_starts))
+        before = len(ids)
+        for part in (text.split("\n") if lines else (text,)):
+            toks = rouge155_tokens(part)
+            if not toks:
+                continue
+            sent_starts.append(len(ids))
+            for t in toks:
+                i = vocab.get(t)
+                if i is None:
+                    i = vocab[t] = len(words)
+                    words.append(t)
+                ids.append(i)
+        if len(ids) == before:
+            empty.append(len(text_sents) - 1)
+    text_sents.append(len(sent_starts))
+    sent_starts.append(len(ids))
+    return ids, sent_starts, text_sents, len(words), empty
+
+
+def analyze_pairs(pairs, start: int, stop: int, lines: bool):
+    """:func:`analyze_texts` of the distinct texts of ``pairs[start:stop]``
+    (``(candidate, references)`` pairs, references a str or a non-empty list
+    or tuple of str), plus each pair's candidate text index, reference
+    entry starts and reference text indices:
+    ``(ids, sent_starts, text_sents, nwords, empty_texts, cands, ref_starts, refs)``.
+    None when a text is not a str (the caller takes the per-pair path)."""
+    index: dict[str, int] = {}
+    add = index.setdefault
+    cands = array("i")
+    refs = array("i")
+    ref_starts = array("q", [0])
+    for pair in pairs[max(0, start):stop]:
+        if type(pair) not in (tuple, list) or len(pair) != 2:
+            return None
+        c, r = pair
+        if type(c) is not str:
+            return None
+        if type(r) is str:
+            r = (r,)
+        elif type(r) not in (list, tuple) or not r or any(type(x) is not str for x in r):
+            return None
+        cands.append(add(c, len(index)))
+        refs.extend([add(x, len(index)) for x in r])
+        ref_starts.append(len(refs))
+    texts = list(index)
+    ids, sent_starts, text_sents, nwords, empty = analyze_texts(texts, lines)
+    return (ids, sent_starts, text_sents, nwords, [texts[t] for t in empty], cands,
+            ref_starts, refs)
+
+
+def raw_words(start: int) -> list[str]:
+    """The words of raw ids ``start``, ``start + 1``, ... (every id given so far)."""
+    return _RAW_WORDS[max(0, start):]
+
+
+def _load_text(t, ids, sent_starts, text_sents, remap):
+    """(tokens, non-empty sentences) of text ``t`` in final ids."""
+    sents = []
+    for s in range(text_sents[t], text_sents[t + 1]):
+        sent = ids[sent_starts[s]:sent_starts[s + 1]].tolist()
+        if remap is not None:
+            sent = [remap[i] for i in sent]
+            sent = [i for i in sent if i >= 0]
+        if sent:
+            sents.append(sent)
+    tokens = [i for s in sents for i in s]
+    return tokens, sents
+
+
+def _union_lcs_hit(cand, cand_sents, ref, ref_sents) -> int:
+    """ROUGE-1.5.5's summary-level union-LCS hit (both texts non-empty)."""
+    if len(cand_sents) == 1 and len(ref_sents) == 1:
+        return lcs_length(ref, cand)
+    ref_left = Counter(ref)
+    cand_left = Counter(cand)
+    hit = 0
+    for sent in ref_sents:
+        m = len(sent)
+        masks = position_masks(sent)
+        union = 0
+        for peer in cand_sents:
+            union |= lcs_marks(masks, m, peer)
+        while union:
+            low = union & -union
+            tok = sent[low.bit_length() - 1]
+            union ^= low
+            if ref_left[tok] > 0 and cand_left[tok] > 0:
+                hit += 1
+                ref_left[tok] -= 1
+                cand_left[tok] -= 1
+    return hit
+
+
+def _wlcs_raw(cand, cand_sents, ref, ref_sents, w: float):
+    """(weighted hit, Σ f(reference sentence length)) as the script counts them."""
+    ref_left = Counter(ref)
+    cand_left = Counter(cand)
+    hit = 0.0
+    base = 0.0
+    for sent in ref_sents:
+        m = len(sent)
+        base += m ** w
+        mask = [0] * m
+        for peer in cand_sents:
+            wlcs_marks(sent, peer, w, mask)
+        run = 0
+        for j in range(m):
+            if mask[j]:
+                tok = sent[j]
+                if ref_left[tok] > 0 and cand_left[tok] > 0:
+                    run += 1
+                    if j + 1 == m or not mask[j + 1]:
+                        hit += run ** w
+                        run = 0
+                    ref_left[tok] -= 1
+                    cand_left[tok] -= 1
+    return hit, base
+
+
+def score_pairs(ids, sent_starts, text_sents, remap, cands, ref_starts, refs, measures):
+    """Statistics of every pair and measure: ``array('d')`` of
+    ``(hit, ref_total, cand_total, key_base)`` at ``[(e * M + k) * 4]`` for
+    reference entry ``e`` (pair ``p``'s are ``ref_starts[p]`` to
+    ``ref_starts[p + 1] - 1``, text ``refs[e]`` against text ``cands[p]``)
+    and measure spec ``k``.  ``remap`` maps raw ids to final ids (-1: drop
+    the word), or is None.  ``key_base`` is ROUGE-W's Σ f(sentence length)
+    and ``ref_total`` for every other measure.
+    """
+    out = array("d")
+    for p in range(len(cands)):
+        cand, cand_sents = _load_text(cands[p], ids, sent_starts, text_sents, remap)
+        for e in range(ref_starts[p], ref_starts[p + 1]):
+            ref, ref_sents = _load_text(refs[e], ids, sent_starts, text_sents, remap)
+            for kind, n, unigrams, weight in measures:
+                if kind == M_NGRAM:
+                    c_total = max(0, len(cand) - n + 1)
+                    r_total = max(0, len(ref) - n + 1)
+                    hit = ngram_hits(cand, ref, n) if c_total and r_total else 0
+                    out.extend((hit, r_total, c_total, r_total))
+                elif kind == M_LCS or kind == M_LCS_FLAT:
+                    hit = 0
+                    if cand and ref:
+                        hit = (_union_lcs_hit(cand, cand_sents, ref, ref_sents) if kind == M_LCS
+                               else lcs_length(ref, cand))
+                    out.extend((hit, len(ref), len(cand), len(ref)))
+                elif kind == M_WLCS:
+                    hit, base = _wlcs_raw(cand, cand_sents, ref, ref_sents, weight)
+                    out.extend((hit, base ** weight, len(cand) ** weight, base))
+                elif kind == M_SKIP:
+                    skip = None if n < 0 else n
+                    c_counts, c_total = skip_bigram_counts(cand, skip, bool(unigrams))
+                    r_counts, r_total = skip_bigram_counts(ref, skip, bool(unigrams))
+                    hit = clipped_hits(c_counts, r_counts) if c_total and r_total else 0
+                    out.extend((hit, r_total, c_total, r_total))
+                else:
+                    raise ValueError(f"bad measure spec {(kind, n, unigrams, weight)!r}")
+    return out

@@ -67,6 +67,16 @@ class Measure:
         """The value ROUGE-1.5.5's ``-f B`` compares to pick the best reference."""
         return self.recall(s)
 
+    def key_from(self, s: PairStats, key_base: float) -> float:
+        """The ``-f B`` ranking value from statistics plus the batch path's
+        ``key_base`` (ROUGE-W's total before its second weighting)."""
+        return self.best_key(s)
+
+    def stats_and_base(self, cand, ref) -> tuple[PairStats, float]:
+        """Statistics plus the batch path's ``key_base`` (see :meth:`key_from`)."""
+        s = self.stats(cand, ref)
+        return s, s.ref_total
+
     def stats_and_key(self, cand, ref) -> tuple[PairStats, float]:
         """Statistics plus the ``-f B`` ranking value, computed together."""
         s = self.stats(cand, ref)

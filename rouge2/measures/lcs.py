@@ -21,6 +21,7 @@ from collections import Counter
 from rouge2 import kernels as _kernels
 from rouge2.kernels import mask_lcs_length as lcs_length
 from rouge2.kernels import lcs_marks, position_masks
+from rouge2.kernels.python import wlcs_marks as _wlcs_marks
 from rouge2.measures.base import Measure, PairStats
 from rouge2.measures.ngram import ids_of, token_ids
 
@@ -194,44 +195,6 @@ def flat_surface(text):
     return text.surface
 
 
-def _wlcs_marks(model, peer, weight: float, hit_mask: list, same=None) -> None:
-    """The script's weighted-LCS table and traceback for one sentence pair."""
-    m = len(model)
-    n = len(peer)
-    prev_c = [0.0] * (n + 1)
-    prev_l = [0] * (n + 1)
-    back = []  # per row: list of moves, 0 diag, 1 up, 2 left
-    for i in range(1, m + 1):
-        tok = model[i - 1]
-        cur_c = [0.0] * (n + 1)
-        cur_l = [0] * (n + 1)
-        moves = [0] * (n + 1)
-        for j in range(1, n + 1):
-            if tok == peer[j - 1] or (same is not None and same(tok, peer[j - 1])):
-                k = prev_l[j - 1]
-                cur_c[j] = prev_c[j - 1] + (k + 1) ** weight - k ** weight
-                cur_l[j] = k + 1
-            elif prev_c[j] >= cur_c[j - 1]:
-                cur_c[j] = prev_c[j]
-                moves[j] = 1
-            else:
-                cur_c[j] = cur_c[j - 1]
-                moves[j] = 2
-        back.append(moves)
-        prev_c, prev_l = cur_c, cur_l
-    i, j = m, n
-    while i and j:
-        move = back[i - 1][j]
-        if move == 0:
-            i -= 1
-            j -= 1
-            hit_mask[i] = 1
-        elif move == 1:
-            i -= 1
-        else:
-            j -= 1
-
-
 class WLCS(Measure):
     """ROUGE-W with weighting function f(k) = k ** weight.
 
@@ -352,9 +315,15 @@ class WLCS(Measure):
         # The script ranks references by f⁻¹(hit / Σ f(len)), before its
         # second application of f to the total.  It divides by zero on an
         # empty reference; rouge2 ranks that reference 0.
+        s, base = self.stats_and_base(cand, ref)
+        return s, self.key_from(s, base)
+
+    def stats_and_base(self, cand, ref):
         hit, base = self._raw(cand, ref)
-        s = PairStats(hit, base ** self.weight, len(cand.tokens) ** self.weight)
-        return s, (self._finv(hit / base) if base else 0.0)
+        return PairStats(hit, base ** self.weight, len(cand.tokens) ** self.weight), base
+
+    def key_from(self, s: PairStats, key_base: float) -> float:
+        return self._finv(s.hit / key_base) if key_base else 0.0
 
     def best_key(self, s: PairStats) -> float:
         base = s.ref_total ** (1 / self.weight) if s.ref_total else 0.0

@@ -8,26 +8,9 @@ unigram of every token that starts a pair, i.e. every token but the last.
 
 from __future__ import annotations
 
-from collections import Counter
-
 from rouge2.measures.base import Measure, PairStats, perl_round5
 from rouge2.kernels import clipped_hits
-
-
-def skip_bigram_counts(tokens, max_skip: int | None, unigrams: bool) -> tuple[Counter, int]:
-    counts: Counter = Counter()
-    n = len(tokens)
-    total = 0
-    for i in range(n - 1):
-        a = tokens[i]
-        if unigrams:
-            counts[(a,)] += 1
-            total += 1
-        stop = n if max_skip is None else min(n, i + max_skip + 2)
-        for j in range(i + 1, stop):
-            counts[(a, tokens[j])] += 1
-        total += stop - i - 1
-    return counts, total
+from rouge2.kernels.python import skip_bigram_counts
 
 
 class SkipBigram(Measure):

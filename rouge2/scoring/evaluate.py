@@ -23,7 +23,6 @@ from rouge2.scoring.options import Options
 from rouge2.scoring.scorer import DEFAULT_MEASURES, Scorer, check_text
 from rouge2.scoring.signature import data_versions, signature, signature_line
 from rouge2.stats.aggregate import STAT_NAMES, summarize
-from rouge2.stats.combine import combine
 from rouge2.stats.prf import Score
 
 
@@ -142,16 +141,14 @@ def evaluate(predictions: Sequence[Any], references: Sequence[Any],
         scorer.prefetch([*preds, *(x for r in refs for x in r)])
     per_summary: list[dict[str, Score]] = []
     all_stats: list[dict[str, list[PairStats]]] = []
-    for p, r in zip(preds, refs):
-        per_measure = scorer.pair_stats(p, r)
-        scores, stats = {}, {}
-        for name, pairs in per_measure.items():
-            per_ref = [x[0] for x in pairs]
-            stats[name] = per_ref
-            scores[name] = combine(scorer.measures[name], per_ref, o.multi_reference, o.alpha,
-                                   [x[1] for x in pairs], o.rounding)
-        per_summary.append(scores)
-        all_stats.append(stats)
+    from rouge2.scoring.batch import batch_plan, per_pair_scores
+
+    plan = batch_plan(scorer, measures)
+    pairs = list(zip(preds, refs))
+    parts = plan.iter_stats(pairs) if plan is not None else [per_pair_scores(scorer, pairs)]
+    for scores, stats in parts:
+        per_summary.extend(scores)
+        all_stats.extend(stats)
     names = list(scorer.measures)
     summary = {}
     for m in names:

@@ -216,18 +216,37 @@ def score(candidate: str, references, measures: Sequence[str] = DEFAULT_MEASURES
     return cached_scorer(measures, **options).score(candidate, references)
 
 
+def _check_pairs(pairs: list, offset: int = 0) -> list:
+    """``pairs`` if each is a (candidate, references) pair; a clear TypeError otherwise."""
+    for i, pair in enumerate(pairs, offset):
+        if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
+            raise TypeError(f"pairs[{i}] must be a (candidate, references) pair, got "
+                            f"{type(pair).__name__}; or call score_corpus(predictions, references)")
+    return pairs
+
+
+def _pair_chunks(predictions, size: int):
+    """Pairs from an iterable of pairs, checked, ``size`` at a time (a
+    generator of pairs is never held whole)."""
+    from itertools import islice
+
+    try:
+        it = iter(predictions)
+    except TypeError:
+        raise TypeError("score_corpus expects (candidate, references) pairs, or "
+                        "predictions and references as two lists") from None
+    done = 0
+    while True:
+        chunk = list(islice(it, size))
+        if not chunk:
+            return
+        yield _check_pairs(chunk, done)
+        done += len(chunk)
+
+
 def _pairs(predictions, references) -> list[tuple[Any, Any]]:
     if references is None:
-        try:
-            pairs = list(predictions)
-        except TypeError:
-            raise TypeError("score_corpus expects (candidate, references) pairs, or "
-                            "predictions and references as two lists") from None
-        for i, pair in enumerate(pairs):
-            if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
-                raise TypeError(f"pairs[{i}] must be a (candidate, references) pair, got "
-                                f"{type(pair).__name__}; or call score_corpus(predictions, references)")
-        return pairs
+        return [pair for chunk in _pair_chunks(predictions, 1 << 16) for pair in chunk]
     predictions, references = list(predictions), list(references)
     if references and all(isinstance(r, str) and _is_measure(r) for r in references) and \
             predictions and all(isinstance(p, (tuple, list)) and len(p) == 2 for p in predictions):
@@ -255,8 +274,19 @@ def score_corpus(predictions, references=None, *, measures: Sequence[str] = DEFA
     ``score_corpus(predictions, references)`` takes two aligned lists (as
     Hugging Face ``evaluate`` does), each reference a text or a list of texts.
     """
-    pairs = _pairs(predictions, references)
     scorer = Scorer(measures, **options)
+    from rouge2.scoring.batch import CHUNK, batch_plan
+
+    plan = batch_plan(scorer, measures)
+    if plan is not None and references is None and not isinstance(predictions, (list, tuple)):
+        # A stream of pairs: scored chunk by chunk, never held whole.
+        out: list = []
+        for chunk in _pair_chunks(predictions, CHUNK):
+            out.extend(plan.score_pairs(chunk))
+        return out
+    pairs = _pairs(predictions, references)
+    if plan is not None:
+        return plan.score_pairs(pairs)
     if scorer.tagger is not None:
         scorer.prefetch(
             [c for c, _ in pairs] + [x for _, r in pairs for x in ([r] if isinstance(r, str) else r)]
@@ -267,6 +297,19 @@ def score_corpus(predictions, references=None, *, measures: Sequence[str] = DEFA
 def corpus_stats(pairs: Iterable, measures: Sequence[str] = DEFAULT_MEASURES, **options):
     """Per pair, per measure: the list of PairStats against each reference."""
     scorer = Scorer(measures, **options)
+    from rouge2.scoring.batch import CHUNK, batch_plan
+
+    plan = batch_plan(scorer, measures)
+    if plan is not None:
+        pairs = list(pairs)
+        out = []
+        for start in range(0, len(pairs), CHUNK):
+            part = pairs[start:start + CHUNK]
+            res = plan.chunk_stats(part)
+            out.extend(plan.stats_dicts(*res) if res is not None else
+                       [{name: [s for s, _ in v] for name, v in scorer.pair_stats(c, r).items()}
+                        for c, r in part])
+        return out
     out = []
     for c, r in pairs:
         stats = scorer.pair_stats(c, r)

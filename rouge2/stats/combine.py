@@ -16,7 +16,11 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from rouge2 import kernels as _kernels
 from rouge2.measures.base import Measure, PairStats
+from rouge2.measures.lcs import WLCS
+from rouge2.measures.ngram import NGram
+from rouge2.measures.skipgram import SkipBigram
 from rouge2.errors import UserError
 from rouge2.registry import Registry
 from rouge2.stats.prf import ZERO_SCORE, Score, finish, fmeasure
@@ -99,3 +103,66 @@ def combine(
                 best, best_f = i, f
         return finish(ps[best], rs[best], alpha, rounding)
     raise MULTI_REFERENCE.unknown(mode)
+
+
+def entry_stats(stats, e: int, m: int, k: int) -> tuple[PairStats, float]:
+    """(statistics, ``key_base``) of reference entry ``e``, measure ``k`` of
+    ``m``, in a batch statistics array (rouge2.kernels.python.score_pairs)."""
+    i = (e * m + k) * 4
+    return PairStats(stats[i], stats[i + 1], stats[i + 2]), stats[i + 3]
+
+
+#: the modes finish_many computes in C (average's sum() is left to Python)
+_C_MODES = {"pooled": 0, "best": 1, "max-f": 2}
+
+
+def combine_many(measures: Sequence[Measure], names: Sequence[str], stats, ref_starts,
+                 mode: str = "pooled", alpha: float = 0.5, rounding: str = "none",
+                 use_c: bool = True) -> list[dict[str, Score]]:
+    """Per pair, ``{name: Score}`` from a batch statistics array: exactly
+    :func:`combine` of each measure's statistics against each reference
+    (``ref_starts[p]`` to ``ref_starts[p + 1] - 1`` are pair ``p``'s entries).
+
+    Pooled, best and max-F scores of plain-ratio and ROUGE-W measures are
+    computed in bulk in C when available: the same arithmetic as
+    :func:`combine` and :func:`~rouge2.stats.prf.finish`, the same floats.
+    """
+    m = len(measures)
+    npairs = len(ref_starts) - 1
+    c_mode = _C_MODES.get(mode)
+    if c_mode is None and all(ref_starts[p + 1] - ref_starts[p] == 1 for p in range(npairs)):
+        c_mode = 0  # one reference each: every mode scores it alike
+    if use_c and _kernels.finish_many is not None and c_mode is not None:
+        weights, kinds = [], []
+        for meas in measures:
+            t = type(meas)
+            if isinstance(meas, WLCS) and t.recall is WLCS.recall and t.precision is WLCS.precision \
+                    and t.key_from is WLCS.key_from:
+                weights.append(float(meas.weight))
+                kinds.append(2)
+            elif meas.plain_ratios and t.key_from is Measure.key_from and \
+                    t.best_key in (Measure.best_key, NGram.best_key, SkipBigram.best_key):
+                weights.append(0.0)
+                kinds.append(0 if t.best_key is Measure.best_key else 1)
+            else:
+                break
+        else:
+            return _kernels.finish_many(stats, ref_starts, weights, kinds, c_mode, float(alpha),
+                                        rounding == "rouge155", tuple(names), Score)
+    out = []
+    for p in range(npairs):
+        e0, e1 = ref_starts[p], ref_starts[p + 1]
+        scores = {}
+        for k, (name, meas) in enumerate(zip(names, measures)):
+            pairs = [entry_stats(stats, e, m, k) for e in range(e0, e1)]
+            per_ref = [s for s, _ in pairs]
+            if len(per_ref) == 1:
+                s = per_ref[0]
+                scores[name] = finish(meas.precision(s), meas.recall(s), alpha, rounding)
+            elif mode == "best":
+                keys = [meas.key_from(s, b) for s, b in pairs]
+                scores[name] = combine(meas, per_ref, mode, alpha, keys, rounding)
+            else:
+                scores[name] = combine(meas, per_ref, mode, alpha, rounding=rounding)
+        out.append(scores)
+    return out
