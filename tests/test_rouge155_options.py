@@ -76,6 +76,17 @@ def test_perl_numbers():
         (["-l", "2.5", "-a", "c"], "option -l needs a whole number of words, got '2.5'"),
         (["-M", "-a", "c"], "-M (stem models only) is not supported"),
         (["-3", "HM", "-a", "c"], "-3 (Basic Element scoring) is not supported"),
+        (["-c", "nan", "-a", "c"], "the confidence interval (-c) must be between 0 and 100"),
+        (["-p", "nan", "-a", "c"], "the F-measure weight (-p) must be between 0 and 1"),
+        (["-w", "inf", "-a", "c"], "the ROUGE-W weight factor (-w) must be greater than 0 and at most 32 (f(k) = k^w overflows beyond), got 'inf'"),
+        (["-r", "nan", "-a", "c"], "the number of bootstrap resamples (-r) must be from 1 to 1,000,000, got 'nan'"),
+        (["-r", "1e300", "-a", "c"], "the number of bootstrap resamples (-r) must be from 1 to 1,000,000, got '1e300'"),
+        (["-r", "-1", "-a", "c"], "the number of bootstrap resamples (-r) must be from 1 to 1,000,000, got '-1'"),
+        (["-r", "0", "-a", "c"], "the number of bootstrap resamples (-r) must be from 1 to 1,000,000, got '0'"),
+        (["-r", "0", "-t", "2", "-a", "c"], None),  # raw counts: no resampling, as in the script
+        (["-n", "1e9", "-a", "c"], "option -n (ROUGE-1 .. ROUGE-N) needs a number from 1 to 100, got '1e9'"),
+        (["-n", "nan", "-a", "c"], "option -n (ROUGE-1 .. ROUGE-N) needs a number from 1 to 100, got 'nan'"),
+        (["-n", "100", "-a", "c"], None),
     ],
 )
 def test_errors(argv, message):

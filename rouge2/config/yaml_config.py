@@ -28,6 +28,7 @@ from rouge2.config.validate import (Apply, Bool, Checked, Choice, Ctx, Int, Kind
                                     read_config_text, show)
 from rouge2 import files
 from rouge2.errors import UserError
+from rouge2.limits import MAX_RESAMPLES, MAX_TEST_RESAMPLES
 from rouge2.io.inputs import INPUT_FORMATS, Columns, InputsConfig, compile_task_pattern
 from rouge2.measures import MEASURE_FORMS
 from rouge2.registry import suggest
@@ -266,7 +267,7 @@ COLUMNS = Section("inputs.columns", {
 })
 
 BOOTSTRAP = Section("bootstrap", {
-    "resamples": Int(minimum=1, maximum=1_000_000),
+    "resamples": Int(minimum=1, maximum=MAX_RESAMPLES),
     "confidence": Number(lambda v: 0.0 < v < 1.0, "a number between 0 and 1, such as 0.95"),
     "seed": Int(minimum=0),
 })
@@ -274,7 +275,7 @@ BOOTSTRAP = Section("bootstrap", {
 COMPARE = Section("compare", {
     "pairs": Node(),  # checked below
     "test": Choice(TESTS),
-    "resamples": Int(minimum=1, maximum=10_000_000),
+    "resamples": Int(minimum=1, maximum=MAX_TEST_RESAMPLES),
     "seed": Int(minimum=0),
 })
 
@@ -313,7 +314,7 @@ META = Section("meta_evaluation", {
     "measures": ListOf(Text("a measure name"), scalar_ok=True),
     "resampling": Choice(("systems", "tasks", "both")),
     "permutation": Choice(("systems", "tasks", "both")),
-    "resamples": Int(minimum=1, maximum=1_000_000),
+    "resamples": Int(minimum=1, maximum=MAX_RESAMPLES),
     "confidence": Number(lambda v: 0.0 < v < 1.0, "a number between 0 and 1, such as 0.95"),
     "seed": Int(minimum=0),
     "compare": Node(),
