@@ -217,7 +217,12 @@ CASES = {
     "yaml python object tag": (yaml_key("x: !!python/object/apply:os.system ['echo PWNED']\n"), "error"),
     "run input is a FIFO": (run_with_fifo_input, "not a regular file"),
     "run input is /dev/zero": (run_with_device_input, "not a regular file"),
-    "run stopwords is a FIFO": (run_with_fifo_stopwords, "error"),
+    "run stopwords is a FIFO": (run_with_fifo_stopwords, "FIFO"),
+    "run synonyms is a FIFO": (lambda tmp: ["run", "-q", str(config(
+        tmp, f"preprocess:\n  synonyms: {fifo(tmp)}\n"))], "FIFO"),
+    "run stopwords is /dev/zero": (yaml_key("preprocess:\n  stopwords: /dev/zero\n"), "device"),
+    "yaml stopwords path with NUL": (yaml_key('preprocess:\n  stopwords: "a\\0b.txt"\n'),
+                                     "run.yaml:10: preprocess.stopwords: a path cannot contain a NUL"),
     "run config is a FIFO": (run_config_is("FIFO"), "FIFO"),
     "run config is /dev/zero": (run_config_is("/dev/zero"), "device"),
     "run config is a folder": (run_config_is("/"), "folder"),

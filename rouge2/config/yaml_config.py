@@ -160,10 +160,15 @@ class PathKind(Kind):
         text = Text(self.what).check(ctx, node, key)
         if not text.strip():
             raise ctx.fail(node, f"{key}: expected {self.what}, got an empty value")
-        try:
-            return ctx.path(text)
-        except UserError as exc:
-            raise ctx.fail(node, f"{key}: {exc}") from None
+        return _path(ctx, node, key, text)
+
+
+def _path(ctx, node, key, text) -> Path:
+    """``ctx.path(text)``, its errors (a NUL character) naming the key and line."""
+    try:
+        return ctx.path(text)
+    except UserError as exc:
+        raise ctx.fail(node, f"{key}: {exc}") from None
 
 
 @dataclass
@@ -181,7 +186,7 @@ class NameOrPath(Kind):
             text = Text(self.what).check(ctx, node, key)
             value = text
             if self.registry.find(text) is None:
-                path = ctx.path(text)
+                path = _path(ctx, node, key, text)
                 if path.exists() or "/" in text or "\\" in text or Path(text).suffix:
                     value = str(path)  # a file, relative to the config's folder
         return Apply(lambda v: normalize(self.option, v), self.what).check_value(ctx, node, key, value)
@@ -208,11 +213,11 @@ class SynonymsKind(Kind):
         if isinstance(node, yaml.SequenceNode):
             return tuple(ListOf(Text("a word")).check(ctx, node, f"{key} group"))
         text = Text(self.what).check(ctx, node, key)
-        if "," in text and not Path(ctx.path(text)).exists():
+        if "," in text and not Path(_path(ctx, node, key, text)).exists():
             return tuple(w.strip() for w in text.split(",") if w.strip())  # "screen, display"
         if SYNONYM_SOURCES.find(text) is not None:
             return text
-        return str(ctx.path(text))
+        return str(_path(ctx, node, key, text))
 
 
 @dataclass
