@@ -214,3 +214,17 @@ def test_outputs_follow_the_umask(tmp_path, umask, mode):
     subprocess.run([sys.executable, "-c", code, str(target), oct(umask)[2:]], env=env(), check=True,
                    timeout=60)
     assert target.stat().st_mode & 0o777 == mode
+
+
+def test_read_only_folder_is_one_line(tmp_path, monkeypatch):
+    import tempfile
+
+    def read_only(*args, **kwargs):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+
+    monkeypatch.setattr(tempfile, "mkstemp", read_only)
+    with pytest.raises(UserError) as exc:
+        atomic.atomic_write_text(tmp_path / "results.csv", "x")
+    assert str(exc.value) == (f"cannot write in {tmp_path}: Read-only file system; no output file "
+                              f"was changed (write the outputs to a writable folder)")
+    assert list(tmp_path.iterdir()) == []
