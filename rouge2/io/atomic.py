@@ -209,7 +209,7 @@ class OutputTransaction:
         self._mode = new_file_mode()
         self._done = False
 
-    def _ensure_dir(self, folder: Path) -> None:
+    def _ensure_dir(self, folder: Path, sweep: bool = True) -> None:
         missing = []
         p = folder
         while not p.exists():
@@ -222,7 +222,7 @@ class OutputTransaction:
         except OSError as exc:
             raise UserError(f"cannot create the output folder {folder}: {exc.strerror}") from None
         self._created_dirs.extend(reversed(missing))
-        if folder not in self._swept:
+        if sweep and folder not in self._swept:
             self._swept.add(folder)
             sweep_stale(folder)
 
@@ -234,10 +234,11 @@ class OutputTransaction:
         for folder in sorted({Path(f) for f in folders}):
             if any(lock.folder == folder for lock in self._locks):
                 continue
-            self._ensure_dir(folder)
+            self._ensure_dir(folder, sweep=False)
             lock = FolderLock(folder)
             lock.acquire()
             self._locks.append(lock)
+            self._ensure_dir(folder)  # sweeps, now that no other run may write here
 
     def _release(self) -> None:
         for lock in reversed(self._locks):
