@@ -139,6 +139,21 @@ def r155(*options, setup=ok_settings):
     return lambda tmp: ["rouge155", *options, "-a", str(setup(tmp))]
 
 
+def long_settings(tmp, lines=30):
+    """A peer and a model of 2,000 and 3,000 words in ``lines`` lines."""
+    def text(n, mod):
+        words = [f"w{i % mod}" for i in range(n)]
+        step = -(-n // lines)
+        return "\n".join(" ".join(words[i:i + step]) for i in range(0, n, step)) + "\n"
+    (tmp / "peer.txt").write_text(text(2000, 97))
+    (tmp / "model.txt").write_text(text(3000, 89))
+    path = tmp / "long.xml"
+    path.write_text(f"""<ROUGE-EVAL version="1.5.5"><EVAL ID="0"><MODEL-ROOT>{tmp}</MODEL-ROOT>
+<PEER-ROOT>{tmp}</PEER-ROOT><INPUT-FORMAT TYPE="SPL"></INPUT-FORMAT>
+<PEERS><P ID="P">peer.txt</P></PEERS><MODELS><M ID="0">model.txt</M></MODELS></EVAL></ROUGE-EVAL>""")
+    return path
+
+
 def xml_deep(tmp):
     (tmp / "deep.xml").write_text("<ROUGE-EVAL>" + "<a>" * 1200 + "</a>" * 1200 + "</ROUGE-EVAL>")
     return tmp / "deep.xml"
@@ -207,7 +222,7 @@ CASES = {
     "yaml encoding nosuchcodec": (yaml_key(inputs=java_inputs("  encoding: nosuchcodec\n")), "unknown encoding"),
     "yaml outputs.dir with NUL": (lambda tmp: ["run", str(_nul_dir(tmp))], "NUL"),
     "yaml inputs.path with NUL": (yaml_key(inputs=f'  format: java-project\n  path: "{SAMPLE}\\0x"\n'), "NUL"),
-    "yaml rouge-w-99999": (yaml_key(measures="[rouge-w-99999]"), "at most 32"),
+    "yaml rouge-w-99999": (yaml_key(measures="[rouge-w-99999]"), "at most 5.5"),
     "yaml rouge-w-nan": (yaml_key(measures="[rouge-w-nan]"), "unknown measure"),
     "yaml rouge-99999999999": (yaml_key(measures="[rouge-99999999999]"), "at most"),
     "yaml alpha .nan": (yaml_key("alpha: .nan\n"), "finite"),
@@ -241,8 +256,10 @@ CASES = {
     "xml settings is /dev/zero": (r155(setup=xml_is("/dev/zero")), "device"),
     "xml not XML": (r155(setup=lambda tmp: (tmp / "x.xml").write_bytes(b"\x00\xff<<") and tmp / "x.xml"),
                     "not valid XML"),
-    "-w 99999": (r155("-w", "99999"), "at most 32"),
-    "-w 1e308": (r155("-w", "1e308"), "at most 32"),
+    "-w 99999": (r155("-w", "99999"), "at most 5.5"),
+    "-w 1e308": (r155("-w", "1e308"), "at most 5.5"),
+    "-w 31.9 (once accepted, then overflowed)": (r155("-w", "31.9"), "at most 5.5"),
+    "-w 5.5 on a long reference": (r155("-w", "5.5", setup=long_settings), "ok"),
     "-c nan": (r155("-c", "nan"), "between 0 and 100"),
     "-r -1": (r155("-r", "-1"), "from 1 to"),
     "-r nan": (r155("-r", "nan"), "from 1 to"),
@@ -258,7 +275,7 @@ CASES = {
     "score --confidence nan": (score("--confidence", "nan"), "between 0 and 1"),
     "score --resamples 10^12": (score("--resamples", "1000000000000"), "from 0 to"),
     "score --test-resamples 10^12": (score("--test-resamples", "1000000000000"), "from 1 to"),
-    "score -m rouge-w-99999": (score("-m", "rouge-w-99999"), "at most 32"),
+    "score -m rouge-w-99999": (score("-m", "rouge-w-99999"), "at most 5.5"),
     "score --alpha nan": (score("--alpha", "nan"), "finite"),
     "score --word-limit -5": (score("--word-limit", "-5"), "word_limit"),
     "score --seed 10^30": (score("--seed", "1" + "0" * 30), "ok"),
@@ -288,7 +305,9 @@ def test_hostile_input(tmp_path, name):
     argv = setup(tmp_path)
     r = rouge2([str(a) for a in argv], tmp_path, rest[0] if rest else None)
     stderr = r.stderr.decode("utf-8", "replace")
-    if expected == "ok":
+    if expected.startswith("ok or: ") and r.returncode != 0:
+        expected = expected[len("ok or: "):]  # either is right: a result or this one line
+    if expected.startswith("ok"):
         assert r.returncode == 0, stderr
         assert "Traceback" not in stderr
     else:
@@ -298,3 +317,17 @@ def test_hostile_input(tmp_path, name):
         assert "SECRET" not in stderr and b"SECRET" not in r.stdout
         if argv[0] == "rouge155":
             assert r.stdout == b""  # never a half-printed report
+
+
+def test_out_of_memory_is_one_line(monkeypatch, capsys):
+    # ROUGE-W on one line of 30,000 words needs a table of 20,000 x 30,000
+    # cells: under a memory limit that ends in MemoryError (too slow to run here)
+    import rouge2.cli as cli
+
+    def exhausted(argv):
+        raise MemoryError
+
+    monkeypatch.setattr(cli, "_dispatch", exhausted)
+    assert cli.main(["rouge155", "-a", "x.xml"]) == 2
+    err = capsys.readouterr().err
+    assert ERROR_LINE.match(err) and err.startswith("rouge2 rouge155: error: out of memory; ")

@@ -172,6 +172,14 @@ def main(argv: list[str] | None = None) -> int:
         return 128 + int(signum)
     except BrokenPipeError:
         return 0
+    except MemoryError:
+        # e.g. ROUGE-L/W on a very long single line: the table grows with the
+        # product of two sentences' lengths; staged files are already removed
+        name = argv[0] if argv and not argv[0].startswith("-") else ""
+        print(f"{f'rouge2 {name}'.strip()}: error: out of memory; very long lines make ROUGE-L/W/S "
+              f"tables large: split texts into sentences (one a line), or allow more memory",
+              file=sys.stderr)
+        return 2
     finally:
         _restore(previous)
 

@@ -187,7 +187,7 @@ def parse_args(argv: list[str]) -> Options:
         w = perl_num(raw["w"])
         if not 0 < w <= MAX_WEIGHT:
             raise UserError(f"the ROUGE-W weight factor (-w) must be greater than 0 and at most "
-                            f"{MAX_WEIGHT:g} (f(k) = k^w overflows beyond), got {raw['w']!r}")
+                            f"{MAX_WEIGHT:g} (the reference total k^(w*w) overflows beyond), got {raw['w']!r}")
         o.weight_text, o.weight = raw["w"], w
 
     if "r" in raw:
