@@ -71,9 +71,11 @@ def check_regular(path: str | os.PathLike, what: str = "file") -> Path:
 def read_bytes(path: str | os.PathLike, what: str = "file", limit: int | None = None) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes (default :func:`max_file_bytes`)."""
     p = check_regular(path, what)
-    limit = max_file_bytes() if limit is None else limit
-    too_large = UserError(f"{p}: the {what} is larger than {limit:,} bytes, implausibly large; "
-                          f"check the path, or raise the limit with ROUGE2_MAX_FILE_BYTES")
+    hint = "check the path"
+    if limit is None:  # the general limit, which the environment can raise
+        limit = max_file_bytes()
+        hint += ", or raise the limit with ROUGE2_MAX_FILE_BYTES"
+    too_large = UserError(f"{p}: the {what} is larger than {limit:,} bytes, implausibly large; {hint}")
     try:
         with open(p, "rb") as fh:
             if os.fstat(fh.fileno()).st_size > limit:

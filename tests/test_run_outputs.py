@@ -62,8 +62,9 @@ def test_commit_failure_removes_temporaries(tmp_path, monkeypatch):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", boom)
-    with pytest.raises(OSError):
+    with pytest.raises(UserError) as exc:  # one line naming the folder (docs/safety.md)
         tx.commit()
+    assert str(exc.value).startswith(f"cannot write in {tmp_path}: No space left on device")
     assert list(tmp_path.iterdir()) == []
 
 

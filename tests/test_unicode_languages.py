@@ -84,3 +84,18 @@ def test_unicode_tokenizer_case_folds_any_script():
     assert unicode_tokens("Straße STRASSE") == ["strasse", "strasse"]
     assert unicode_tokens("ΣΟΦΙΑ σοφία") == ["σοφια", "σοφία"]
     assert unicode_tokens("Число 42, число!") == ["число", "42", "число"]
+
+
+@pytest.mark.parametrize("text, ref", [("café au lait", "café noir"), ("Ā ā", "Ā"),
+                                       ("東京 大阪\n京都", "東京 京都"), ("naïve über", "über naïve")])
+def test_word_limit_keeps_non_ascii_words_whole(text, ref):
+    # a word limit above the word count changes nothing (it once decoded the
+    # text as if it were bytes: "café" became "caf", "Ā" a traceback)
+    import rouge2
+
+    for limit in (20, 100):
+        assert (rouge2.score(text, [ref], ("rouge-1", "rouge-l"), tokenizer="unicode", word_limit=limit)
+                == rouge2.score(text, [ref], ("rouge-1", "rouge-l"), tokenizer="unicode"))
+    first = rouge2.score(text, [ref], ("rouge-1",), tokenizer="unicode", word_limit=1)["rouge-1"]
+    # the limit applies to both: one word each, the same word or not
+    assert first.precision == (1.0 if text.split()[0] == ref.split()[0] else 0.0)

@@ -175,10 +175,13 @@ class Analyzer:
             return AnalyzedText(flat, sent_tokens, flat_surface)
         if self.byte_limit and not byte_text:
             sentences = self._as_bytes_text(sentences)
-        flat_str = self._from_bytes_text(flat_text(sentences, self.word_limit, self.byte_limit))
+            byte_text = True
+        # back from bytes only if the lines are bytes (a word limit alone keeps text)
+        as_text = self._from_bytes_text if byte_text else (lambda s: s)
+        flat_str = as_text(flat_text(sentences, self.word_limit, self.byte_limit))
         flat, surface = self._finish(tokenize(flat_str))
         sent_tokens = [
-            self._finish(tokenize(self._from_bytes_text(s)))[0]
+            self._finish(tokenize(as_text(s)))[0]
             for s in lcs_sentences(sentences, self.word_limit, self.byte_limit)
         ]
         result = AnalyzedText(flat, sent_tokens, surface)

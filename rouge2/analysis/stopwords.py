@@ -29,7 +29,7 @@ from typing import Union
 
 from rouge2.data import read_resource
 from rouge2.errors import UserError
-from rouge2.files import read_bytes
+from rouge2.files import check_regular, read_bytes
 from rouge2.registry import Registry
 
 __all__ = ["STOPWORDS", "canonical_stopwords", "load_stopwords"]
@@ -146,6 +146,8 @@ def canonical_stopwords(spec: StopwordSpec) -> str:
     if path.is_file():
         return "file:" + str(path.resolve())
     if os.sep in spec or "/" in spec or path.suffix:
+        if path.exists() and not path.is_dir():
+            check_regular(path, "stopword file")  # a FIFO, a device: says which
         what = "is a folder" if path.is_dir() else "not found"
         raise UserError(f"stopword file {spec} {what}; give an existing file (one word a line) "
                         f"or one of the named lists: smart, rouge2-java, spacy:<lang>")

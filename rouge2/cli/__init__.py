@@ -89,9 +89,72 @@ def _one_line_warnings() -> None:
     warnings.showwarning = show
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised where the program is, like Ctrl-C (SIGINT):
+    every ``with`` and ``finally`` on the way out runs, so staged output
+    files are deleted and no output file is half-written."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _terminate_like_interrupt() -> dict:
+    """Install SIGTERM/SIGHUP handlers that raise :class:`Terminated`; return
+    the previous handlers.  Only in the main thread (signal's rule)."""
+    import signal
+    import threading
+
+    previous: dict = {}
+    if threading.current_thread() is not threading.main_thread():
+        return previous
+
+    def handler(signum, frame):
+        raise Terminated(signum)
+
+    for name in ("SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        if sig is None:
+            continue
+        try:
+            old = signal.getsignal(sig)
+            if old is signal.SIG_IGN:  # e.g. started with nohup: keep ignoring
+                continue
+            signal.signal(sig, handler)
+            previous[sig] = old
+        except (OSError, ValueError):  # pragma: no cover
+            pass
+    return previous
+
+
+def _restore(previous: dict) -> None:
+    import signal
+
+    for sig, old in previous.items():
+        try:
+            signal.signal(sig, old)
+        except (OSError, ValueError, TypeError):  # pragma: no cover
+            pass
+
+
+def _signal_name(signum: int) -> str:
+    import signal
+
+    try:
+        return signal.Signals(signum).name
+    except ValueError:  # pragma: no cover
+        return f"signal {signum}"
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run a command; user mistakes end as one line with status 2, an
+    interruption (SIGINT, SIGTERM, SIGHUP) as one line with status 128 + the
+    signal number, after the staged output files are deleted."""
+    import signal
+
     argv = list(sys.argv[1:] if argv is None else argv)
     _one_line_warnings()
+    previous = _terminate_like_interrupt()
     try:
         return _dispatch(argv)
     except UserError as exc:
@@ -99,11 +162,26 @@ def main(argv: list[str] | None = None) -> int:
         prefix = f"rouge2 {name}".strip()
         print(f"{prefix}: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("rouge2: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:
+        signum = getattr(exc, "signum", signal.SIGINT)
+        if signum == signal.SIGINT:
+            print("rouge2: interrupted", file=sys.stderr)
+        else:
+            print(f"rouge2: stopped by {_signal_name(signum)}; no output file was changed",
+                  file=sys.stderr)
+        return 128 + int(signum)
     except BrokenPipeError:
         return 0
+    except MemoryError:
+        # e.g. ROUGE-L/W on a very long single line: the table grows with the
+        # product of two sentences' lengths; staged files are already removed
+        name = argv[0] if argv and not argv[0].startswith("-") else ""
+        print(f"{f'rouge2 {name}'.strip()}: error: out of memory; very long lines make ROUGE-L/W/S "
+              f"tables large: split texts into sentences (one a line), or allow more memory",
+              file=sys.stderr)
+        return 2
+    finally:
+        _restore(previous)
 
 
 if __name__ == "__main__":

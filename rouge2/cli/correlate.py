@@ -23,6 +23,7 @@ class _Parser(argparse.ArgumentParser):
 
 def main(argv: list[str]) -> int:
     from rouge2.io.judgments import read_judgments
+    from rouge2.limits import MAX_RESAMPLES, check_count
     from rouge2.io.results import read_results
     from rouge2.io.writers import format_correlations
     from rouge2.stats.correlation import SCHEMES
@@ -54,8 +55,7 @@ def main(argv: list[str]) -> int:
                     help="print a JSON list (an object with correlations and comparisons with --compare)")
     ap.add_argument("--csv", metavar="FILE", help="also write the correlations as CSV")
     args = ap.parse_args(argv)
-    if args.resamples < 1:
-        raise UserError("--resamples must be at least 1")
+    check_count(args.resamples, "--resamples", 1, MAX_RESAMPLES)
     if not 0 < args.confidence < 1:
         raise UserError("--confidence must be between 0 and 1 (e.g. 0.95)")
 

@@ -1,7 +1,7 @@
 """``rouge2 rouge155 [options] SETTINGS.xml [SYSTEM-ID]``: the drop-in command.
 
-Prints the ROUGE-1.5.5 report on stdout and the script's warnings on
-stderr.  User mistakes end with one line ``rouge2 rouge155: error: ...``
+Prints the ROUGE-1.5.5 report on stdout (all of it once every evaluation is
+scored, or none of it) and the script's warnings on stderr.  User mistakes end with one line ``rouge2 rouge155: error: ...``
 and exit status 2.
 """
 
@@ -36,10 +36,15 @@ def run(argv: list[str], out: BinaryIO, err: TextIO) -> int:
         else:
             settings = read_settings(options.config)
 
+        # The report is held until every evaluation is scored, so a mistake
+        # found late (a missing or unreadable file) prints no partial report.
+        report: list[bytes] = []
+
         def emit(line: str) -> None:
-            out.write(encode_line(line) + b"\n")
+            report.append(encode_line(line) + b"\n")
 
         Engine(options, settings, emit, warn).run(jobs=options.jobs)
+        out.write(b"".join(report))
     except BrokenPipeError:
         # the reader went away (e.g. "| head"); stop quietly like the script
         _silence_stdout()

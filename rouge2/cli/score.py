@@ -26,6 +26,7 @@ from typing import Any
 
 from rouge2 import files
 from rouge2.errors import UserError
+from rouge2.limits import MAX_RESAMPLES, MAX_TEST_RESAMPLES, check_count
 from rouge2.stats.aggregate import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, compare
 from rouge2.stats.significance import DEFAULT_TEST, DEFAULT_TEST_RESAMPLES, TESTS
 
@@ -252,6 +253,8 @@ def main(argv: list[str]) -> int:
                     help=f"resamples of the paired test (default {DEFAULT_TEST_RESAMPLES})")
     add_option_flags(ap)
     args = ap.parse_args(argv)
+    check_count(args.resamples, "--resamples", 0, MAX_RESAMPLES)
+    check_count(args.test_resamples, "--test-resamples", 1, MAX_TEST_RESAMPLES)
     if args.candidate:
         if args.input:
             raise UserError("give -c (one candidate file) or -i (line-aligned predictions), not both")

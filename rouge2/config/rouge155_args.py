@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from rouge2.errors import UserError
+from rouge2.limits import MAX_NGRAM_RANGE, MAX_RESAMPLES
 from rouge2.measures import MAX_WEIGHT
 
 # letters taking a value / plain flags, as the script declares them
@@ -205,24 +206,28 @@ def parse_args(argv: list[str]) -> Options:
     if "c" in raw:
         o.confidence_text = raw["c"]
         o.confidence = perl_num(raw["c"])
-        if o.confidence < 0 or o.confidence > 100:
+        if not 0 <= o.confidence <= 100:  # also refuses nan
             raise UserError("the confidence interval (-c) must be between 0 and 100")
 
     if "w" in raw:
         w = perl_num(raw["w"])
         if not 0 < w <= MAX_WEIGHT:
             raise UserError(f"the ROUGE-W weight factor (-w) must be greater than 0 and at most "
-                            f"{MAX_WEIGHT:g} (f(k) = k^w overflows beyond), got {raw['w']!r}")
+                            f"{MAX_WEIGHT:g} (the reference total k^(w*w) overflows beyond), got {raw['w']!r}")
         o.weight_text, o.weight = raw["w"], w
 
     if "r" in raw:
         o.resamples = perl_num(raw["r"])
+        if not 0 <= o.resamples <= MAX_RESAMPLES:  # also refuses nan
+            raise UserError(f"the number of bootstrap resamples (-r) must be from 1 to "
+                            f"{MAX_RESAMPLES:,}, got {raw['r']!r}")
 
     if "n" in raw:
         n = perl_num(raw["n"])
-        o.ngram_max = int(math.floor(n)) if n >= 1 and not math.isinf(n) else 0
-        if math.isinf(n):
-            raise UserError(f"option -n needs a number, got {raw['n']!r}")
+        if math.isnan(n) or n >= MAX_NGRAM_RANGE + 1:
+            raise UserError(f"option -n (ROUGE-1 .. ROUGE-N) needs a number from 1 to "
+                            f"{MAX_NGRAM_RANGE}, got {raw['n']!r}")
+        o.ngram_max = int(math.floor(n)) if n >= 1 else 0
 
     if "2" in raw:
         o.skip_text = raw["2"]
@@ -244,4 +249,9 @@ def parse_args(argv: list[str]) -> Options:
     if "t" in raw:
         t = perl_num(raw["t"])
         o.average_mode = int(t) if t in (1, 2) else 0
+
+    if o.average_mode != 2 and o.resamples <= 0:
+        # the script divides by zero; checked here so nothing is printed first
+        raise UserError(f"the number of bootstrap resamples (-r) must be from 1 to "
+                        f"{MAX_RESAMPLES:,}, got {raw['r']!r}")
     return o

@@ -28,6 +28,7 @@ from rouge2.config.validate import (Apply, Bool, Checked, Choice, Ctx, Int, Kind
                                     read_config_text, show)
 from rouge2 import files
 from rouge2.errors import UserError
+from rouge2.limits import MAX_RESAMPLES, MAX_TEST_RESAMPLES
 from rouge2.io.inputs import INPUT_FORMATS, Columns, InputsConfig, compile_task_pattern
 from rouge2.measures import MEASURE_FORMS
 from rouge2.registry import suggest
@@ -159,10 +160,15 @@ class PathKind(Kind):
         text = Text(self.what).check(ctx, node, key)
         if not text.strip():
             raise ctx.fail(node, f"{key}: expected {self.what}, got an empty value")
-        try:
-            return ctx.path(text)
-        except UserError as exc:
-            raise ctx.fail(node, f"{key}: {exc}") from None
+        return _path(ctx, node, key, text)
+
+
+def _path(ctx, node, key, text) -> Path:
+    """``ctx.path(text)``, its errors (a NUL character) naming the key and line."""
+    try:
+        return ctx.path(text)
+    except UserError as exc:
+        raise ctx.fail(node, f"{key}: {exc}") from None
 
 
 @dataclass
@@ -180,7 +186,7 @@ class NameOrPath(Kind):
             text = Text(self.what).check(ctx, node, key)
             value = text
             if self.registry.find(text) is None:
-                path = ctx.path(text)
+                path = _path(ctx, node, key, text)
                 if path.exists() or "/" in text or "\\" in text or Path(text).suffix:
                     value = str(path)  # a file, relative to the config's folder
         return Apply(lambda v: normalize(self.option, v), self.what).check_value(ctx, node, key, value)
@@ -207,11 +213,11 @@ class SynonymsKind(Kind):
         if isinstance(node, yaml.SequenceNode):
             return tuple(ListOf(Text("a word")).check(ctx, node, f"{key} group"))
         text = Text(self.what).check(ctx, node, key)
-        if "," in text and not Path(ctx.path(text)).exists():
+        if "," in text and not Path(_path(ctx, node, key, text)).exists():
             return tuple(w.strip() for w in text.split(",") if w.strip())  # "screen, display"
         if SYNONYM_SOURCES.find(text) is not None:
             return text
-        return str(ctx.path(text))
+        return str(_path(ctx, node, key, text))
 
 
 @dataclass
@@ -266,7 +272,7 @@ COLUMNS = Section("inputs.columns", {
 })
 
 BOOTSTRAP = Section("bootstrap", {
-    "resamples": Int(minimum=1, maximum=1_000_000),
+    "resamples": Int(minimum=1, maximum=MAX_RESAMPLES),
     "confidence": Number(lambda v: 0.0 < v < 1.0, "a number between 0 and 1, such as 0.95"),
     "seed": Int(minimum=0),
 })
@@ -274,7 +280,7 @@ BOOTSTRAP = Section("bootstrap", {
 COMPARE = Section("compare", {
     "pairs": Node(),  # checked below
     "test": Choice(TESTS),
-    "resamples": Int(minimum=1, maximum=10_000_000),
+    "resamples": Int(minimum=1, maximum=MAX_TEST_RESAMPLES),
     "seed": Int(minimum=0),
 })
 
@@ -313,7 +319,7 @@ META = Section("meta_evaluation", {
     "measures": ListOf(Text("a measure name"), scalar_ok=True),
     "resampling": Choice(("systems", "tasks", "both")),
     "permutation": Choice(("systems", "tasks", "both")),
-    "resamples": Int(minimum=1, maximum=1_000_000),
+    "resamples": Int(minimum=1, maximum=MAX_RESAMPLES),
     "confidence": Number(lambda v: 0.0 < v < 1.0, "a number between 0 and 1, such as 0.95"),
     "seed": Int(minimum=0),
     "compare": Node(),

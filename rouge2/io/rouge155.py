@@ -6,6 +6,12 @@ inside them ``PEER-ROOT``, ``MODEL-ROOT``, ``INPUT-FORMAT TYPE=...``,
 ``PEERS/P ID=...`` and ``MODELS/M ID=...`` at any depth.  Evaluations keep
 the order in which their IDs first appear; a repeated ``M`` ID is listed
 again (and then scored twice with the file given last), as in the script.
+
+The file is untrusted input: it is checked first with a streaming (expat)
+pass that refuses a document type declaration with an internal subset or an
+external identifier (so no entity is ever declared: no external entity can
+read a local file, no "billion laughs" can expand) and elements nested more
+than :data:`MAX_XML_DEPTH` deep; the tree is then walked without recursion.
 """
 
 from __future__ import annotations
@@ -14,10 +20,15 @@ import os
 import re
 from dataclasses import dataclass, field
 from xml.dom import Node, minidom
+from xml.parsers import expat
 from xml.parsers.expat import ExpatError
 
 from rouge2.errors import UserError
 from rouge2.files import read_bytes
+
+# A settings file nests 3-4 levels (ROUGE-EVAL/EVAL/PEERS/P); 64 leaves room
+# for any wrapper and stops a hostile file long before anything runs deep.
+MAX_XML_DEPTH = 64
 
 KNOWN_FORMATS = re.compile(r"^(SEE|ISI|SPL|SIMPLE)$", re.IGNORECASE)
 # Perl's \s on character strings (Unicode whitespace), plus \n
@@ -94,9 +105,60 @@ def _text_of(node) -> str | None:
     return value
 
 
+class _Refused(Exception):
+    pass
+
+
+def _check_xml(data: bytes, path: str) -> None:
+    """Refuse entity declarations, external identifiers and deep nesting, in
+    one streaming pass (expat does not recurse)."""
+    parser = expat.ParserCreate()
+    try:
+        parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    except AttributeError:  # pragma: no cover
+        pass
+    depth = 0
+
+    def doctype(name, system_id, public_id, has_internal_subset):
+        if system_id or public_id or has_internal_subset:
+            raise _Refused("has a document type declaration with entity or external "
+                           "declarations; a ROUGE settings file needs none: remove the <!DOCTYPE ...>")
+
+    def entity(*args):
+        raise _Refused("declares an entity; a ROUGE settings file needs none: remove it")
+
+    def external(*args):
+        raise _Refused("refers to an external entity; a ROUGE settings file needs none: remove it")
+
+    def start(name, attrs):
+        nonlocal depth
+        depth += 1
+        if depth > MAX_XML_DEPTH:
+            raise _Refused(f"has elements nested more than {MAX_XML_DEPTH} deep; a ROUGE settings "
+                           f"file nests 4 (ROUGE-EVAL, EVAL, PEERS, P)")
+
+    def end(name):
+        nonlocal depth
+        depth -= 1
+
+    parser.StartDoctypeDeclHandler = doctype
+    parser.EntityDeclHandler = entity
+    parser.UnparsedEntityDeclHandler = entity
+    parser.ExternalEntityRefHandler = external
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    try:
+        parser.Parse(data, True)
+    except _Refused as exc:
+        raise UserError(f"{path}:{parser.CurrentLineNumber}: settings file {exc}") from None
+    except ExpatError as exc:
+        raise UserError(f"settings file {path} is not valid XML: {exc}") from None
+
+
 def read_settings(path: str) -> Settings:
     """Parse an XML settings file; UserError names the file on any problem."""
     data = read_bytes(path, "settings file")
+    _check_xml(data, path)
     try:
         doc = minidom.parseString(data)
     except ExpatError as exc:
@@ -112,6 +174,7 @@ def read_settings(path: str) -> Settings:
         return evals[eval_id]
 
     def walk(node, eval_id):
+        # one node; its children to visit are pushed on ``stack`` (pre-order)
         if node.nodeType == Node.ELEMENT_NODE:
             name = node.nodeName
             upper = name.upper()
@@ -120,8 +183,7 @@ def read_settings(path: str) -> Settings:
                 if eval_id not in evals:
                     evals[eval_id] = Evaluation(eval_id)
                     order.append(eval_id)
-                for child in node.childNodes:
-                    walk(child, eval_id)
+                visit(node, eval_id)
             elif upper == "INPUT-FORMAT":
                 fmt = _attr(node, "TYPE", "the input format", path)
                 if not KNOWN_FORMATS.match(fmt):
@@ -154,13 +216,17 @@ def read_settings(path: str) -> Settings:
                         if text is not None:
                             ev.models[mid] = text
             else:
-                for child in node.childNodes:
-                    walk(child, eval_id)
+                visit(node, eval_id)
         elif node.childNodes:
-            for child in node.childNodes:
-                walk(child, eval_id)
+            visit(node, eval_id)
 
-    walk(doc, None)
+    stack: list = [(doc, None)]
+
+    def visit(node, eval_id):
+        stack.extend((child, eval_id) for child in reversed(node.childNodes))
+
+    while stack:
+        walk(*stack.pop())
     return Settings(
         [evals[e] for e in order],
         list(peer_ids),

@@ -48,9 +48,12 @@ MEASURE_FORMS = (
     "rouge-score's rouge1, rougeL, rougeLsum are accepted too"
 )
 
-#: the largest ROUGE-W weight: f(k) = k ** weight must stay finite for any
-#: text length (k up to 2**31 words: 2**31 ** 33 < 1.8e308)
-MAX_WEIGHT = 32.0
+#: the largest ROUGE-W weight.  The reference total is f applied twice, as
+#: ROUGE-1.5.5 does (f(sum of f(sentence length))), so it grows like
+#: k ** (weight ** 2) and must stay finite for any text length (k up to
+#: 2**31 words: (2**31) ** (5.5 ** 2) < 1e283 < 1.8e308, with room to add
+#: totals over evaluations); 32 let a 30-word reference overflow.
+MAX_WEIGHT = 5.5
 #: the largest n-gram size accepted (a larger n only ever finds no n-gram)
 MAX_N = 1_000_000
 

@@ -132,6 +132,8 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
     input_hash = hashlib.sha256()
 
     with Workers(jobs, (cfg.measures, option_sets, report_topics)) as workers, OutputTransaction() as tx:
+        # one run at a time into a folder: a second one stops here, before scoring
+        tx.hold(Path(p).parent for p in declared if p is not None)
         jsonl = tx.open(o.per_summary_jsonl) if o.per_summary_jsonl else None
         long_csv = out.PerSummaryCsv(tx.open(o.per_summary_csv, newline=""),
                                      variants=bool(cfg.variants)) if o.per_summary_csv else None

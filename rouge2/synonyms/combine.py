@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Iterable, Sequence, Union
 
 from rouge2.errors import UserError
+from rouge2.files import check_regular
 from rouge2.registry import Registry
 from rouge2.synonyms.base import SynonymMatcher
 
@@ -197,6 +198,8 @@ def canonical_synonyms(spec) -> tuple:
             path = text[len("file:"):] if text.startswith("file:") else text
             p = Path(path).expanduser()
             if not p.is_file():
+                if p.exists():  # a folder, a FIFO, a device: says which
+                    check_regular(p, "synonym dictionary")
                 raise SYNONYM_SOURCES.unknown(text, " or the path of an existing dictionary file")
             out.append("file:" + str(p.resolve()))
         else:

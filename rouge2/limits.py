@@ -1,0 +1,32 @@
+"""Bounds on the numbers a user can give, in one place.
+
+Each bound keeps a run finite in time and memory; every door (YAML keys,
+``rouge2 score``, ``rouge2 correlate``, ``rouge2 rouge155``) checks the same
+numbers against the same bounds, and the message names the allowed range.
+See docs/safety.md.
+"""
+
+from __future__ import annotations
+
+import math
+
+from rouge2.errors import UserError
+
+#: bootstrap resamples of intervals (each resample re-sums every score)
+MAX_RESAMPLES = 1_000_000
+#: resamples of a paired significance test
+MAX_TEST_RESAMPLES = 10_000_000
+#: ``rouge2 rouge155 -n N`` computes N measures (ROUGE-1 .. ROUGE-N), each with
+#: its own bootstrap; summaries are scored up to 4-grams in practice
+MAX_NGRAM_RANGE = 100
+
+
+def check_count(value, what: str, minimum: int, maximum: int) -> int:
+    """``value`` if it is a whole number from ``minimum`` to ``maximum``;
+    a one-line error naming ``what`` and the range otherwise."""
+    ok = isinstance(value, int) and not isinstance(value, bool)
+    if isinstance(value, float) and math.isfinite(value) and value == int(value):
+        value, ok = int(value), True
+    if not ok or not minimum <= value <= maximum:
+        raise UserError(f"{what} must be a whole number from {minimum:,} to {maximum:,}, got {value!r}")
+    return value
