@@ -162,12 +162,12 @@ def test_evaluate_equals_per_pair(pairs, opts):
        opts=options, measures=st.lists(st.sampled_from(MEASURES), min_size=1, max_size=4,
                                        unique=True))
 def test_compact_stats_equal_per_pair(pairs, opts, measures):
-    from rouge2.scoring.batch import _per_pair_chunk
+    from rouge2.scoring.batch import per_pair_chunk
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         chunks = list(rouge2.iter_corpus_stats(pairs, measures, chunk=3, **opts))
-        expected = _per_pair_chunk(Scorer(measures, **opts), pairs, 0)
+        expected = per_pair_chunk(Scorer(measures, **opts), pairs, 0)
     assert [c.start for c in chunks] == list(range(0, len(pairs), 3))
     got_stats = [x for c in chunks for x in c.stats]
     assert [x.hex() for x in got_stats] == [float(x).hex() for x in expected.stats]

@@ -29,6 +29,7 @@ from rouge2.measures.base import Measure, PairStats
 from rouge2.measures.lcs import LCS, WLCS
 from rouge2.measures.ngram import NGram
 from rouge2.measures.skipgram import SkipBigram
+from rouge2.scoring.checks import check_references, check_text
 from rouge2.stats.combine import combine_many, entry_stats
 
 #: pairs scored per kernel call; only the vocabulary outlives a chunk
@@ -278,11 +279,9 @@ class StatsChunk:
                 for e in range(self.ref_starts[p], self.ref_starts[p + 1])]
 
 
-def _per_pair_chunk(scorer, pairs, start: int) -> StatsChunk:
+def per_pair_chunk(scorer, pairs, start: int) -> StatsChunk:
     """A :class:`StatsChunk` through the per-pair path (settings the batch
     kernels do not cover)."""
-    from rouge2.scoring.scorer import check_references, check_text
-
     analyze = scorer.analyzer.analyze
     stats = array("d")
     ref_starts = array("q", [0])
@@ -295,38 +294,3 @@ def _per_pair_chunk(scorer, pairs, start: int) -> StatsChunk:
                 stats.extend((s.hit, s.ref_total, s.cand_total, base))
         ref_starts.append(ref_starts[-1] + len(refs))
     return StatsChunk(start, tuple(scorer.measures), stats, ref_starts)
-
-
-def iter_corpus_stats(pairs: Iterable[tuple[Any, Any]], measures: Sequence[Any] = ("rouge-1",
-                      "rouge-2", "rouge-l"), *, chunk: int = CHUNK,
-                      **options: Any) -> Iterator[StatsChunk]:
-    """The statistics of ``(candidate, references)`` pairs as compact
-    :class:`StatsChunk` arrays, ``chunk`` pairs at a time: memory stays flat
-    however many pairs there are (only the vocabulary is kept).
-
-    Options are those of :func:`rouge2.score_corpus`; the batch kernels
-    count when the settings allow it, the per-pair path otherwise, with the
-    same numbers either way.
-    """
-    from rouge2.scoring.scorer import Scorer
-
-    scorer = Scorer(measures, **options)
-    plan = batch_plan(scorer, measures)
-    names = tuple(scorer.measures)
-    buf: list = []
-    start = 0
-    it = iter(pairs)
-    while True:
-        buf = []
-        for pair in it:
-            buf.append(pair)
-            if len(buf) >= chunk:
-                break
-        if not buf:
-            return
-        res = plan.chunk_stats(buf) if plan is not None else None
-        if res is None:
-            yield _per_pair_chunk(scorer, buf, start)
-        else:
-            yield StatsChunk(start, names, res[0], res[1])
-        start += len(buf)

@@ -20,7 +20,8 @@ from typing import Any, Sequence
 from rouge2.errors import UserError
 from rouge2.measures.base import PairStats
 from rouge2.scoring.options import Options
-from rouge2.scoring.scorer import DEFAULT_MEASURES, Scorer, check_text
+from rouge2.scoring.checks import check_text
+from rouge2.scoring.scorer import DEFAULT_MEASURES, Scorer
 from rouge2.scoring.signature import data_versions, signature, signature_line
 from rouge2.stats.aggregate import STAT_NAMES, summarize
 from rouge2.stats.prf import Score

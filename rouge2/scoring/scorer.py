@@ -7,8 +7,7 @@ analysed references, the loaded stemmer, synonym data and tagger.
 
 from __future__ import annotations
 
-import math
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from rouge2.analysis.analyzer import Analyzer
 from rouge2.analysis.stem import STEMMERS
@@ -16,42 +15,13 @@ from rouge2.analysis.stopwords import load_stopwords
 from rouge2.errors import UserError
 from rouge2.measures import canonical_measure, parse_measure
 from rouge2.measures.base import Measure, PairStats
+from rouge2.scoring.batch import CHUNK, StatsChunk, batch_plan, per_pair_chunk
+from rouge2.scoring.checks import check_references, check_text
 from rouge2.scoring.options import Options
 from rouge2.stats.combine import combine
 from rouge2.stats.prf import Score, finish
 
 DEFAULT_MEASURES = ("rouge-1", "rouge-2", "rouge-l")
-
-
-def check_text(value: Any, name: str, sentences_ok: bool = True):
-    """``value`` if it is a text (or a tuple of its sentences); a clear TypeError
-    naming the argument otherwise."""
-    if isinstance(value, str):
-        return value
-    if sentences_ok and isinstance(value, tuple):
-        for i, s in enumerate(value):
-            check_text(s, f"{name}[{i}]", sentences_ok=False)
-        return value
-    if isinstance(value, (bytes, bytearray)):
-        raise TypeError(f"{name} must be text (str), got bytes: decode it first, "
-                        f"e.g. data.decode('utf-8')")
-    if value is None:
-        raise TypeError(f"{name} is None: give a text (an empty string scores 0)")
-    if isinstance(value, float) and math.isnan(value):
-        raise TypeError(f"{name} is NaN (a missing value?): give a text (an empty string scores 0)")
-    raise TypeError(f"{name} must be text (str), got {type(value).__name__}")
-
-
-def check_references(value: Any, name: str = "references") -> list[str]:
-    """A list of reference texts from one text or a list of them."""
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, (list, tuple)):
-        if not value:
-            raise ValueError(f"{name} is empty: give at least one reference text")
-        return [check_text(v, f"{name}[{i}]") for i, v in enumerate(value)]
-    check_text(value, name)
-    raise AssertionError  # pragma: no cover - check_text raised
 
 
 def canonical_measures(measures: Sequence[Any] | str) -> list[str]:
@@ -275,8 +245,6 @@ def score_corpus(predictions, references=None, *, measures: Sequence[str] = DEFA
     Hugging Face ``evaluate`` does), each reference a text or a list of texts.
     """
     scorer = Scorer(measures, **options)
-    from rouge2.scoring.batch import CHUNK, batch_plan
-
     plan = batch_plan(scorer, measures)
     if plan is not None and references is None and not isinstance(predictions, (list, tuple)):
         # A stream of pairs: scored chunk by chunk, never held whole.
@@ -297,8 +265,6 @@ def score_corpus(predictions, references=None, *, measures: Sequence[str] = DEFA
 def corpus_stats(pairs: Iterable, measures: Sequence[str] = DEFAULT_MEASURES, **options):
     """Per pair, per measure: the list of PairStats against each reference."""
     scorer = Scorer(measures, **options)
-    from rouge2.scoring.batch import CHUNK, batch_plan
-
     plan = batch_plan(scorer, measures)
     if plan is not None:
         pairs = list(pairs)
@@ -315,3 +281,36 @@ def corpus_stats(pairs: Iterable, measures: Sequence[str] = DEFAULT_MEASURES, **
         stats = scorer.pair_stats(c, r)
         out.append({name: [s for s, _ in v] for name, v in stats.items()})
     return out
+
+
+def iter_corpus_stats(pairs: Iterable[tuple[Any, Any]], measures: Sequence[Any] = ("rouge-1",
+                      "rouge-2", "rouge-l"), *, chunk: int = CHUNK,
+                      **options: Any) -> Iterator[StatsChunk]:
+    """The statistics of ``(candidate, references)`` pairs as compact
+    :class:`StatsChunk` arrays, ``chunk`` pairs at a time: memory stays flat
+    however many pairs there are (only the vocabulary is kept).
+
+    Options are those of :func:`rouge2.score_corpus`; the batch kernels
+    count when the settings allow it, the per-pair path otherwise, with the
+    same numbers either way.
+    """
+    scorer = Scorer(measures, **options)
+    plan = batch_plan(scorer, measures)
+    names = tuple(scorer.measures)
+    buf: list = []
+    start = 0
+    it = iter(pairs)
+    while True:
+        buf = []
+        for pair in it:
+            buf.append(pair)
+            if len(buf) >= chunk:
+                break
+        if not buf:
+            return
+        res = plan.chunk_stats(buf) if plan is not None else None
+        if res is None:
+            yield per_pair_chunk(scorer, buf, start)
+        else:
+            yield StatsChunk(start, names, res[0], res[1])
+        start += len(buf)
