@@ -400,19 +400,22 @@ def test_identical_metrics_have_p_one(level, scheme):
 @pytest.mark.parametrize("level", C.LEVELS)
 @pytest.mark.parametrize("scheme", C.SCHEMES)
 def test_rescaled_metric_has_null_distribution_zero(level, scheme):
-    """B = 100 A + 3 (the same metric in percent, shifted) standardizes to A's
+    """B = 100 A (the same metric in percent) or 100 A + 3 standardizes to A's
     z-scores up to rounding; with a task every system scores 0, a swap of
-    rounding-different z-scores would give that task a correlation of noise.
-    Every swap is a no-op: each permuted difference is exactly 0."""
-    A, _, H = synthetic(ns=8, nt=12, seed=12)
-    A = [[round(v, 3) for v in row] for row in A]
+    rounding-different z-scores would give that task a correlation of noise
+    (up to 0.14 here before the merge). Every swap is a no-op: each permuted
+    difference is exactly 0."""
+    rng = random.Random(1)
+    A = [[round(rng.random(), 4) for _ in range(12)] for _ in range(8)]
+    H = [[rng.randint(1, 5) + rng.random() for _ in range(12)] for _ in range(8)]
     for row in A:
         row[3] = 0.0
-    B = [[100 * v + 3 for v in row] for row in A]
-    observed, perm = C.permutation_samples(A, B, H, level, scheme, 200, 1)
-    for name in C.COEFFICIENTS:
-        assert observed[name] == 0.0
-        assert set(perm[name]) == {0.0}, (name, max(map(abs, perm[name])))
+    for shift in (0, 3):
+        B = [[100 * v + shift for v in row] for row in A]
+        observed, perm = C.permutation_samples(A, B, H, level, scheme, 200, 1)
+        for name in C.COEFFICIENTS:
+            assert observed[name] == 0.0
+            assert set(perm[name]) == {0.0}, (shift, name, max(map(abs, perm[name])))
 
 
 @pytest.mark.parametrize("level", C.LEVELS)
