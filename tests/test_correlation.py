@@ -20,7 +20,7 @@ import warnings
 import numpy as np
 import pytest
 import scipy.stats as ss
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from rouge2.errors import UserError
@@ -85,6 +85,21 @@ def ref_zscore(X: np.ndarray, ok: np.ndarray) -> np.ndarray:
     out = np.full(X.shape, NAN)
     out[ok] = (X[ok] - m) / sd if sd else X[ok] - m
     return out
+
+
+def ref_merge(As: np.ndarray, Bs: np.ndarray, ok: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Standardized scores of two metrics merged where they differ by less
+    than the tolerance: sorted pooled values, runs of gaps <= tol, each value
+    replaced by its run's smallest."""
+    vals = np.unique(np.concatenate([As[ok], Bs[ok]]))
+    run = np.concatenate([[0], np.cumsum(np.diff(vals) > C.SCORE_TOLERANCE)])
+    smallest = vals[np.searchsorted(run, run, side="left")]
+    out = []
+    for X in (As, Bs):
+        Y = X.copy()
+        Y[ok] = smallest[np.searchsorted(vals, X[ok])]
+        out.append(Y)
+    return out[0], out[1]
 
 
 # ---------------------------------------------------------------------------
@@ -295,13 +310,20 @@ def test_bootstrap_samples_on_larger_tables_with_coarse_human_scores(scheme):
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(tables(n_metrics=2), st.sampled_from(C.SCHEMES), st.integers(0, 2**32))
+# A's 0.002 and B's 2 both standardize to -1/sqrt(14) in exact arithmetic but
+# 3 ulps apart in floats: swapping them into task 2 (the only task where the
+# human scores vary) must leave B*'s scores there constant, so r(B*, H) is
+# undefined, not a correlation of rounding noise.
+@example(([[0.001] * 5, [0.003, 0.004, 0.002, 0.003, 0.004], [0.001, 0.002, 0.003, 0.004, 0.004]],
+          [[1.0, 3.0, 2.0, 1.0, 1.0], [1.0, 2.0, 2.0, 3.0, 3.0], [4.0, 4.0, 2.0, 2.0, 3.0]],
+          [[0.0, 0.0, 0.001, 0.0, 0.0], [0.0] * 5, [0.0] * 5]), "systems", 0)
 def test_paired_bootstrap_and_permutation_samples_equal_reference(tabs, scheme, seed):
     A, B, Z = tabs
     Aa, Ba, Za = to_array(A), to_array(B), to_array(Z)
     ns, nt = Aa.shape
     ok = ~np.isnan(Aa) & ~np.isnan(Ba) & ~np.isnan(Za)
     Aa[~ok] = Ba[~ok] = Za[~ok] = NAN
-    As, Bs = ref_zscore(Aa, ok), ref_zscore(Ba, ok)
+    As, Bs = ref_merge(ref_zscore(Aa, ok), ref_zscore(Ba, ok), ok)
     draws = C.bootstrap_draws(ns, nt, scheme, 8, seed)
     swaps = C.permutation_draws(ns, nt, scheme, 8, seed)
     for level in C.LEVELS:
@@ -373,6 +395,27 @@ def test_identical_metrics_have_p_one(level, scheme):
         d = getattr(res, name)
         assert d.p_two_sided == 1.0 and d.p_one_sided == 1.0
         assert d.difference == 0.0 and d.ci == (0.0, 0.0)
+
+
+@pytest.mark.parametrize("level", C.LEVELS)
+@pytest.mark.parametrize("scheme", C.SCHEMES)
+def test_rescaled_metric_has_null_distribution_zero(level, scheme):
+    """B = 100 A (the same metric in percent) or 100 A + 3 standardizes to A's
+    z-scores up to rounding; with a task every system scores 0, a swap of
+    rounding-different z-scores would give that task a correlation of noise
+    (up to 0.14 here before the merge). Every swap is a no-op: each permuted
+    difference is exactly 0."""
+    rng = random.Random(1)
+    A = [[round(rng.random(), 4) for _ in range(12)] for _ in range(8)]
+    H = [[rng.randint(1, 5) + rng.random() for _ in range(12)] for _ in range(8)]
+    for row in A:
+        row[3] = 0.0
+    for shift in (0, 3):
+        B = [[100 * v + shift for v in row] for row in A]
+        observed, perm = C.permutation_samples(A, B, H, level, scheme, 200, 1)
+        for name in C.COEFFICIENTS:
+            assert observed[name] == 0.0
+            assert set(perm[name]) == {0.0}, (shift, name, max(map(abs, perm[name])))
 
 
 @pytest.mark.parametrize("level", C.LEVELS)

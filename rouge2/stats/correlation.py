@@ -82,6 +82,13 @@ _SCHEME_ALIASES = {"inputs": "tasks", "input": "tasks", "system": "systems", "ta
 #: must not decide a tie; correlations are bounded by 1 in absolute value).
 TIE_TOLERANCE = 1e-12
 
+#: Standardized scores (in standard deviations) of the two metrics of a
+#: permutation test that lie closer together than this are one score: scores
+#: equal in exact arithmetic come out of the standardization a few units in
+#: the last place apart, and a swap must not turn that rounding into a
+#: difference (a constant task into a non-constant one, a tie into an order).
+SCORE_TOLERANCE = 1e-9
+
 # A score table: {(system, task): score}, {system: {task: score}}, or a
 # matrix (rows = systems, columns = tasks).  None (or an absent key) is a
 # missing cell.
@@ -825,6 +832,22 @@ def _standardize(x: list[float]) -> list[float]:
     return [(v - m) / sd for v in x]
 
 
+def _standardize_pair(x: list[float], y: list[float]) -> tuple[list[float], list[float]]:
+    """Both metrics standardized, then their scores merged where they differ
+    by rounding only: the pooled values, sorted, form runs in which each is
+    within :data:`SCORE_TOLERANCE` of the one before; every value of a run
+    becomes the run's smallest."""
+    a, b = _standardize(x), _standardize(y)
+    rep: dict[float, float] = {}
+    start = prev = None
+    for v in sorted(set(a).union(b)):
+        if prev is None or v - prev > SCORE_TOLERANCE:
+            start = v
+        rep[v] = start
+        prev = v
+    return [rep[v] for v in a], [rep[v] for v in b]
+
+
 def permutation_samples(metric_a: ScoreTable, metric_b: ScoreTable, human: ScoreTable,
                         level: str = "system", scheme: str = "both", resamples: int = 1000,
                         seed: int = 0, coefficients: Sequence[str] = COEFFICIENTS
@@ -832,8 +855,10 @@ def permutation_samples(metric_a: ScoreTable, metric_b: ScoreTable, human: Score
     """The permutation test's observed difference r(A', H) - r(B', H) and its
     null distribution, per coefficient.  A' and B' are A and B standardized
     (z-scores over their cells, as Deutsch et al. do, so that swapped scores
-    are on one scale); each permutation swaps A' and B' at the systems,
-    tasks or cells flagged by :func:`permutation_draws`."""
+    are on one scale; scores of A' and B' within :data:`SCORE_TOLERANCE`
+    of each other merged into one); each permutation swaps A' and B' at the
+    systems, tasks or cells flagged by :func:`permutation_draws`.  A
+    permutation where r(A*, H) or r(B*, H) is undefined gives ``nan``."""
     data, lv, which = _prepare([metric_a, metric_b, human], ["metric_a", "metric_b", "human"],
                                level, coefficients)
     return _permutation(data, lv, which, scheme, resamples, seed)
@@ -842,8 +867,8 @@ def permutation_samples(metric_a: ScoreTable, metric_b: ScoreTable, human: Score
 def _permutation(data, lv, which, scheme, resamples, seed):
     scheme = _check_scheme(scheme, "permutation scheme")
     draws = permutation_draws(data.ns, data.nt, scheme, resamples, seed)
-    a = lv.keep(_standardize(data.flat[0]))
-    b = lv.keep(_standardize(data.flat[1]))
+    sa, sb = _standardize_pair(data.flat[0], data.flat[1])
+    a, b = lv.keep(sa), lv.keep(sb)
     (oa, ob), _ = lv.values([a, b])
     observed = {c: x - y for c, x, y in zip(which, oa, ob)}
     out: dict[str, list[float]] = {c: [] for c in which}
