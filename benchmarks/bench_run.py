@@ -3,7 +3,7 @@
 Usage:
   python benchmarks/bench_run.py [--jobs N] [--passes P] [--docs D] [--systems S]
                                  [--resamples B] [--test-resamples T] [--shared PATH]
-                                 [--scaling 1,2,4,8] [--rouge155]
+                                 [--scaling 1,2,4,8] [--rouge155] [--no-batch]
 
 Input: SummEval as a JSONL file (task, system, candidate, references): 100
 documents x 16 systems, each system summary against the document's 11
@@ -23,6 +23,11 @@ time.perf_counter around the child.  Variants, timed in alternating passes:
   no stats, --jobs 1    bootstrap off, compare off
   bootstrap, --jobs 1   bootstrap on, compare off
   test, --jobs 1        bootstrap off, compare on
+
+``--no-batch`` adds the same runs with the batch path turned off
+(``ROUGE2_NO_BATCH=1``: every pair through the per-pair path, as before
+issue 12): no stats and full at --jobs 1, no stats at --jobs N, and the
+scoring phase's speed-up (no stats, median CPU, per-pair / batch).
 
 ``--scaling 1,2,4,8`` adds the full run at each of these ``--jobs`` (CPU,
 wall, wall speed-up against the first); rouge2 uses at most one process per
@@ -172,6 +177,8 @@ def main(argv=None):
                     help="also time the full run (and rouge155 with --rouge155) at these --jobs")
     ap.add_argument("--rouge155", action="store_true",
                     help="also time `rouge2 rouge155` on the same data (bootstrap share)")
+    ap.add_argument("--no-batch", action="store_true",
+                    help="also time the runs with the batch path off (ROUGE2_NO_BATCH=1)")
     ap.add_argument("--shared", default=C.DEFAULT_SHARED)
     args = ap.parse_args(argv)
     if args.systems < 2 or args.docs < 1 or args.passes < 1 or args.jobs < 1:
@@ -200,8 +207,9 @@ def main(argv=None):
             "test": write_config(tmp, "test", data, systems, False, True, args.resamples, args.test_resamples),
         }
 
-        def run_cmd(config, jobs):
-            return [sys.executable, "-m", "rouge2", "run", "-q", "--progress", "off", "--overwrite",
+        def run_cmd(config, jobs, batch=True):
+            env = [] if batch else ["env", "ROUGE2_NO_BATCH=1"]
+            return [*env, sys.executable, "-m", "rouge2", "run", "-q", "--progress", "off", "--overwrite",
                     "--jobs", str(jobs), str(config)]
 
         variants = [
@@ -211,13 +219,22 @@ def main(argv=None):
             ("bootstrap, --jobs 1", cfg["boot"], 1),
             ("test, --jobs 1", cfg["test"], 1),
         ]
-        times, _ = timed([(label, run_cmd(config, jobs)) for label, config, jobs in variants], args.passes, tmp)
+        if args.no_batch:
+            variants += [
+                ("no stats, --jobs 1, no batch", cfg["none"], 1, False),
+                ("full, --jobs 1, no batch", cfg["full"], 1, False),
+                (f"no stats, --jobs {args.jobs}", cfg["none"], args.jobs),
+                (f"no stats, --jobs {args.jobs}, no batch", cfg["none"], args.jobs, False),
+            ]
+        variants = [(v + (True,))[:4] for v in variants]
+        times, _ = timed([(label, run_cmd(config, jobs, batch)) for label, config, jobs, batch in variants],
+                         args.passes, tmp)
         summary = json.loads((tmp / "out-full" / "summary.json").read_text(encoding="utf-8"))
 
         print(f"\n{args.passes} passes; CPU and wall seconds (median / min); summaries/s from median CPU; {load()}")
         print(f"  {'variant':<22} {'CPU med':>8} {'CPU min':>8} {'wall med':>9} {'wall min':>9} {'summaries/s':>12}")
         med = {}
-        for label, _, _ in variants:
+        for label, *_ in variants:
             cpus = [c for c, _ in times[label]]
             walls = [w for _, w in times[label]]
             med[label] = (C.median(cpus), C.median(walls))
@@ -234,6 +251,13 @@ def main(argv=None):
               f"test alone {test - none:.2f}s; scoring and I/O (no stats) {none:.2f}s")
         print("note: differences of medians on a shared machine; a negative or tiny value means "
               "the phase costs less than the noise")
+        if args.no_batch:
+            off = med["no stats, --jobs 1, no batch"][0]
+            offN = med[f"no stats, --jobs {args.jobs}, no batch"][0]
+            onN = med[f"no stats, --jobs {args.jobs}"][0]
+            print(f"batch path (scoring, no stats, CPU median): --jobs 1 {off:.2f}s per-pair -> {none:.2f}s "
+                  f"batch ({off / none:.2f}x); --jobs {args.jobs} {offN:.2f}s -> {onN:.2f}s ({offN / onN:.2f}x); "
+                  f"full run --jobs 1 {med['full, --jobs 1, no batch'][0]:.2f}s -> {full1[0]:.2f}s")
         keys = sorted(summary) if isinstance(summary, dict) else []
         print(f"check: the full run wrote summary.json (keys: {', '.join(keys[:8])})")
 
