@@ -270,11 +270,14 @@ def main(argv=None):
             root = write_rouge155(rows, tmp, systems)
             flags = ["-a", "-c", "95", "-n", "2", "-f", "A", "-p", "0.5", "-t", "0"]
 
-            def r155(resamples, jobs=1):
-                return [sys.executable, "-m", "rouge2", "rouge155", "--jobs", str(jobs), *flags,
+            def r155(resamples, jobs=1, batch=True):
+                env = [] if batch else ["env", "ROUGE2_NO_BATCH=1"]
+                return [*env, sys.executable, "-m", "rouge2", "rouge155", "--jobs", str(jobs), *flags,
                         "-r", str(resamples), "config.xml"]
 
             v155 = [(f"rouge155 -r {args.resamples}", r155(args.resamples)), ("rouge155 -r 1", r155(1))]
+            if args.no_batch:
+                v155.append(("rouge155 -r 1, no batch", r155(1, batch=False)))
             labels = [(f"rouge155 --jobs {j}", j) for j in scaling]
             times, outs = timed(v155 + [(label, r155(args.resamples, j)) for label, j in labels],
                                 args.passes, root)
@@ -283,6 +286,11 @@ def main(argv=None):
             print(f"\nrouge2 rouge155 {' '.join(flags)} on the same {n} summaries (ROUGE-1, 2, L), "
                   f"{args.passes} passes, CPU median: -r {args.resamples} {full155:.2f}s, -r 1 {one155:.2f}s; "
                   f"the 1.5.5 bootstrap's share (by difference) {100 * (full155 - one155) / full155:.0f}%")
+            if args.no_batch:
+                off155 = C.median([c for c, _ in times["rouge155 -r 1, no batch"]])
+                same_off = outs["rouge155 -r 1, no batch"].stdout == outs["rouge155 -r 1"].stdout
+                print(f"batch path (rouge155 -r 1, CPU median): {off155:.2f}s per-pair -> {one155:.2f}s batch "
+                      f"({off155 / one155:.2f}x); reports identical: {'yes' if same_off else 'NO'}")
             same = all(outs[label].stdout == outs[v155[0][0]].stdout for label, _ in labels)
             if labels:
                 scaling_table("rouge2 rouge155", times, labels, labels[0][0])

@@ -191,3 +191,44 @@ def test_no_batch_environment_variable(value, enabled):
     out = subprocess.run([sys.executable, "-c", "from rouge2.scoring import batch; print(batch.ENABLED)"],
                          env=env, capture_output=True, text=True, check=True).stdout
     assert out.strip() == str(enabled)
+
+
+ROUGE155_CASES = SHARED / "fixtures" / "rouge155"
+
+
+@pytest.mark.parametrize("case", ["basic", "best", "stem", "stem-stop-sstar", "token-avg", "see-opinosis",
+                                  "limit-bytes", "limit-words"])
+def test_rouge155_batch_and_per_pair_identical(case, monkeypatch):
+    """``rouge2 rouge155``: the report and the warnings are the same with the
+    batch path on and off (the fixture tests compare the report with the
+    script's); -l / -b limits keep the per-pair path."""
+    import io
+    import os
+
+    from rouge2.cli.rouge155 import run as rouge155
+    from rouge2.run import rouge155 as engine
+
+    case_dir = ROUGE155_CASES / case
+    if not case_dir.is_dir():
+        missing(case_dir)
+    flags = (case_dir / "flags.txt").read_text().split()
+    calls = []
+    original = engine.Engine.system_stats
+
+    def counted(self, peer_id):
+        got = original(self, peer_id)
+        calls.append(got is not None)
+        return got
+
+    monkeypatch.setattr(engine.Engine, "system_stats", counted)
+    monkeypatch.chdir(case_dir)
+    got = {}
+    for enabled in (False, True):
+        monkeypatch.setattr(batch, "ENABLED", enabled)
+        out, err = io.BytesIO(), io.StringIO()
+        assert rouge155(flags + ["config.xml"], out, err) == 0, err.getvalue()
+        got[enabled] = (out.getvalue(), err.getvalue())
+    assert got[True] == got[False]
+    assert got[True][0] == (case_dir / "expected.txt").read_bytes()
+    limited = any(f in ("-l", "-b") for f in flags)
+    assert any(calls) == (kernels.HAVE_C and not limited)

@@ -176,6 +176,9 @@ class BatchPlan:
         a = scorer.analyzer
         self._identity = a._stemmer is None and not a._stopwords
         self.remap, self._final = _shared_remap(kernels, scorer.options)
+        #: warn (once a process) about a text with letters but no tokens, as
+        #: the analyzer does for str texts (not for ROUGE-1.5.5's byte texts)
+        self.warn_foreign = True
 
     # -- words ---------------------------------------------------------
     def _sync(self, nwords: int):
@@ -211,7 +214,7 @@ class BatchPlan:
         if res is None:
             return None
         ids, sent_starts, text_sents, nwords, empty, cands, ref_starts, refs = res
-        if empty and not _analyzer_mod._warned_foreign:
+        if empty and self.warn_foreign and not _analyzer_mod._warned_foreign:
             self._warn_foreign(empty)
         remap = self._sync(nwords)
         stats = self.kernels.score_pairs(ids, sent_starts, text_sents, remap, cands,
