@@ -27,7 +27,10 @@ time.perf_counter around the child.  Variants, timed in alternating passes:
 ``--no-batch`` adds the same runs with the batch path turned off
 (``ROUGE2_NO_BATCH=1``: every pair through the per-pair path, as before
 issue 12): no stats and full at --jobs 1, no stats at --jobs N, and the
-scoring phase's speed-up (no stats, median CPU, per-pair / batch).
+scoring phase's speed-up (no stats, median CPU, per-pair / batch), also
+timed in this process (``run()`` with ``batch.ENABLED`` off and on,
+alternating: no interpreter start-up in the figure); with ``--rouge155``,
+``rouge155 -r 1`` likewise.
 
 ``--scaling 1,2,4,8`` adds the full run at each of these ``--jobs`` (CPU,
 wall, wall speed-up against the first); rouge2 uses at most one process per
@@ -151,6 +154,31 @@ def timed(variants, passes: int, cwd: Path):
     return times, outputs
 
 
+def in_process(call, passes: int) -> dict:
+    """``call()`` with the batch path off and on, in this process, alternating
+    (after one warm-up each); {enabled: [CPU seconds, ...]}."""
+    from rouge2.scoring import batch
+
+    times = {False: [], True: []}
+    try:
+        for p in range(passes + 1):
+            for enabled in ((False, True) if p % 2 == 0 else (True, False)):
+                batch.ENABLED = enabled
+                t0 = time.process_time()
+                call()
+                if p:
+                    times[enabled].append(time.process_time() - t0)
+    finally:
+        batch.ENABLED = True
+    return times
+
+
+def print_in_process(what: str, times: dict) -> None:
+    off, on = C.median(times[False]), C.median(times[True])
+    print(f"in process ({what}, CPU median of {len(times[True])} alternating passes): "
+          f"per-pair {off:.3f}s -> batch {on:.3f}s ({off / on:.2f}x)")
+
+
 def scaling_table(title: str, times, labels_jobs, first: str) -> None:
     cores = usable_cores()
     print(f"\n{title}: --jobs scaling ({cores} usable cores; {load()})")
@@ -258,6 +286,13 @@ def main(argv=None):
             print(f"batch path (scoring, no stats, CPU median): --jobs 1 {off:.2f}s per-pair -> {none:.2f}s "
                   f"batch ({off / none:.2f}x); --jobs {args.jobs} {offN:.2f}s -> {onN:.2f}s ({offN / onN:.2f}x); "
                   f"full run --jobs 1 {med['full, --jobs 1, no batch'][0]:.2f}s -> {full1[0]:.2f}s")
+        if args.no_batch:
+            from rouge2.config.yaml_config import load_config
+            from rouge2.run.runner import run as run_config
+
+            loaded = load_config(cfg["none"])
+            print_in_process("rouge2.run.runner.run, no stats",
+                             in_process(lambda: run_config(loaded, progress=False, overwrite=True), args.passes))
         keys = sorted(summary) if isinstance(summary, dict) else []
         print(f"check: the full run wrote summary.json (keys: {', '.join(keys[:8])})")
 
@@ -291,6 +326,20 @@ def main(argv=None):
                 same_off = outs["rouge155 -r 1, no batch"].stdout == outs["rouge155 -r 1"].stdout
                 print(f"batch path (rouge155 -r 1, CPU median): {off155:.2f}s per-pair -> {one155:.2f}s batch "
                       f"({off155 / one155:.2f}x); reports identical: {'yes' if same_off else 'NO'}")
+                import io
+
+                from rouge2.cli.rouge155 import run as run155
+
+                def call():
+                    out, err = io.BytesIO(), io.StringIO()
+                    here = os.getcwd()
+                    os.chdir(root)
+                    try:
+                        assert run155(flags + ["-r", "1", "config.xml"], out, err) == 0, err.getvalue()
+                    finally:
+                        os.chdir(here)
+
+                print_in_process("rouge2 rouge155 -r 1", in_process(call, args.passes))
             same = all(outs[label].stdout == outs[v155[0][0]].stdout for label, _ in labels)
             if labels:
                 scaling_table("rouge2 rouge155", times, labels, labels[0][0])
