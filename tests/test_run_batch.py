@@ -232,3 +232,38 @@ def test_rouge155_batch_and_per_pair_identical(case, monkeypatch):
     assert got[True][0] == (case_dir / "expected.txt").read_bytes()
     limited = any(f in ("-l", "-b") for f in flags)
     assert any(calls) == (kernels.HAVE_C and not limited)
+
+
+@pytest.mark.filterwarnings("ignore:a text has letters but no tokens")
+def test_score_items_equals_one_item_at_a_time(monkeypatch):
+    """PairScorer.score_items (the batch path) against PairScorer(item) (the
+    per-pair path) on random texts: scores, per-reference statistics (with
+    their int/float types) and empty-text counts, variant by variant."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from rouge2.io.inputs import InputItem
+    from rouge2.scoring.options import Options
+    from test_batch import options, references, text
+
+    monkeypatch.setattr(batch, "ENABLED", True)
+
+    @settings(max_examples=60, deadline=None)
+    @given(st.lists(st.tuples(text, references), min_size=1, max_size=6), options, options)
+    def check(pairs, first, second):
+        sets = (("a", Options.make(**first)), ("b", Options.make(**second)))
+        ps = PairScorer(("rouge-1", "rouge-2", "rouge-l", "rouge-w-1.2", "rouge-su4"), sets, None)
+        assert ps.batched == kernels.HAVE_C
+        items = [InputItem("t%d" % i, "s", c, tuple(r), tuple("r%d" % j for j in range(len(r))))
+                 for i, (c, r) in enumerate(pairs)]
+        got = ps.score_items(items)
+        want = [ps(item) for item in items]
+        assert got == want
+        for g, w in zip(got, want):
+            for name in ("a", "b"):
+                for m, per_ref in g[0][name][1].items():
+                    assert [tuple(map(type, s)) for s in per_ref] == \
+                        [tuple(map(type, s)) for s in w[0][name][1][m]]
+            assert tuple(map(type, g[2])) == tuple(map(type, w[2]))
+
+    check()
