@@ -267,3 +267,20 @@ def test_score_items_equals_one_item_at_a_time(monkeypatch):
             assert tuple(map(type, g[2])) == tuple(map(type, w[2]))
 
     check()
+
+
+@pytest.mark.parametrize("measure, same_as", [("rouge-s99999999999999999999", "rouge-s*"),
+                                               ("rouge-su99999999999999999999", "rouge-su*")])
+def test_huge_skip_distances_take_the_per_pair_path(measure, same_as):
+    """A skip distance too large for the kernels' C integers (``rouge155 -2
+    1e300``) is scored pair by pair, not an OverflowError; it scores as an
+    unlimited distance does (no text is that long)."""
+    import rouge2
+    from rouge2.scoring.scorer import Scorer
+
+    assert batch.batch_plan(Scorer([measure])) is None
+    assert batch.batch_plan(Scorer([same_as])) is not None or not kernels.HAVE_C
+    pairs = [("a b c d e", ["a c b d", "d c e a"]), ("", "x"), ("x y", "y x")]
+    got = rouge2.score_corpus(pairs, measures=[measure])
+    want = rouge2.score_corpus(pairs, measures=[same_as])
+    assert [list(p.values()) for p in got] == [list(p.values()) for p in want]

@@ -42,18 +42,25 @@ CHUNK = 4096
 ENABLED = os.environ.get("ROUGE2_NO_BATCH", "") in ("", "0")
 
 
+#: n-gram sizes and skip distances above this go the per-pair path (the
+#: kernels take them as C integers, and add to them)
+MAX_KERNEL_N = 2 ** 31
+
+
 def measure_spec(m: Measure):
     """The kernel's ``(kind, n, unigrams, weight)`` for ``m``; None if it has none."""
     t = type(m)
     if getattr(m, "relation", None) is not None:
         return None
     if t is NGram:
-        return (M_NGRAM, m.n, 0, 0.0)
+        return (M_NGRAM, m.n, 0, 0.0) if m.n <= MAX_KERNEL_N else None
     if t is LCS:
         return (M_LCS_FLAT if m.flat else M_LCS, 0, 0, 0.0)
     if t is WLCS:
         return (M_WLCS, 0, 0, m.weight)
     if t is SkipBigram:
+        if m.max_skip is not None and m.max_skip > MAX_KERNEL_N:
+            return None
         return (M_SKIP, -1 if m.max_skip is None else m.max_skip, int(m.unigrams), 0.0)
     return None
 
