@@ -3,7 +3,7 @@
 Usage:
   python benchmarks/bench_run.py [--jobs N] [--passes P] [--docs D] [--systems S]
                                  [--resamples B] [--test-resamples T] [--shared PATH]
-                                 [--scaling 1,2,4,8] [--rouge155]
+                                 [--scaling 1,2,4,8] [--rouge155] [--no-batch]
 
 Input: SummEval as a JSONL file (task, system, candidate, references): 100
 documents x 16 systems, each system summary against the document's 11
@@ -23,6 +23,14 @@ time.perf_counter around the child.  Variants, timed in alternating passes:
   no stats, --jobs 1    bootstrap off, compare off
   bootstrap, --jobs 1   bootstrap on, compare off
   test, --jobs 1        bootstrap off, compare on
+
+``--no-batch`` adds the same runs with the batch path turned off
+(``ROUGE2_NO_BATCH=1``: every pair through the per-pair path, as before
+issue 12): no stats and full at --jobs 1, no stats at --jobs N, and the
+scoring phase's speed-up (no stats, median CPU, per-pair / batch), also
+timed in this process (``run()`` with ``batch.ENABLED`` off and on,
+alternating: no interpreter start-up in the figure); with ``--rouge155``,
+``rouge155 -r 1`` likewise.
 
 ``--scaling 1,2,4,8`` adds the full run at each of these ``--jobs`` (CPU,
 wall, wall speed-up against the first); rouge2 uses at most one process per
@@ -146,6 +154,31 @@ def timed(variants, passes: int, cwd: Path):
     return times, outputs
 
 
+def in_process(call, passes: int) -> dict:
+    """``call()`` with the batch path off and on, in this process, alternating
+    (after one warm-up each); {enabled: [CPU seconds, ...]}."""
+    from rouge2.scoring import batch
+
+    times = {False: [], True: []}
+    try:
+        for p in range(passes + 1):
+            for enabled in ((False, True) if p % 2 == 0 else (True, False)):
+                batch.ENABLED = enabled
+                t0 = time.process_time()
+                call()
+                if p:
+                    times[enabled].append(time.process_time() - t0)
+    finally:
+        batch.ENABLED = True
+    return times
+
+
+def print_in_process(what: str, times: dict) -> None:
+    off, on = C.median(times[False]), C.median(times[True])
+    print(f"in process ({what}, CPU median of {len(times[True])} alternating passes): "
+          f"per-pair {off:.3f}s -> batch {on:.3f}s ({off / on:.2f}x)")
+
+
 def scaling_table(title: str, times, labels_jobs, first: str) -> None:
     cores = usable_cores()
     print(f"\n{title}: --jobs scaling ({cores} usable cores; {load()})")
@@ -172,6 +205,8 @@ def main(argv=None):
                     help="also time the full run (and rouge155 with --rouge155) at these --jobs")
     ap.add_argument("--rouge155", action="store_true",
                     help="also time `rouge2 rouge155` on the same data (bootstrap share)")
+    ap.add_argument("--no-batch", action="store_true",
+                    help="also time the runs with the batch path off (ROUGE2_NO_BATCH=1)")
     ap.add_argument("--shared", default=C.DEFAULT_SHARED)
     args = ap.parse_args(argv)
     if args.systems < 2 or args.docs < 1 or args.passes < 1 or args.jobs < 1:
@@ -200,8 +235,9 @@ def main(argv=None):
             "test": write_config(tmp, "test", data, systems, False, True, args.resamples, args.test_resamples),
         }
 
-        def run_cmd(config, jobs):
-            return [sys.executable, "-m", "rouge2", "run", "-q", "--progress", "off", "--overwrite",
+        def run_cmd(config, jobs, batch=True):
+            env = [] if batch else ["env", "ROUGE2_NO_BATCH=1"]
+            return [*env, sys.executable, "-m", "rouge2", "run", "-q", "--progress", "off", "--overwrite",
                     "--jobs", str(jobs), str(config)]
 
         variants = [
@@ -211,13 +247,22 @@ def main(argv=None):
             ("bootstrap, --jobs 1", cfg["boot"], 1),
             ("test, --jobs 1", cfg["test"], 1),
         ]
-        times, _ = timed([(label, run_cmd(config, jobs)) for label, config, jobs in variants], args.passes, tmp)
+        if args.no_batch:
+            variants += [
+                ("no stats, --jobs 1, no batch", cfg["none"], 1, False),
+                ("full, --jobs 1, no batch", cfg["full"], 1, False),
+                (f"no stats, --jobs {args.jobs}", cfg["none"], args.jobs),
+                (f"no stats, --jobs {args.jobs}, no batch", cfg["none"], args.jobs, False),
+            ]
+        variants = [(v + (True,))[:4] for v in variants]
+        times, _ = timed([(label, run_cmd(config, jobs, batch)) for label, config, jobs, batch in variants],
+                         args.passes, tmp)
         summary = json.loads((tmp / "out-full" / "summary.json").read_text(encoding="utf-8"))
 
         print(f"\n{args.passes} passes; CPU and wall seconds (median / min); summaries/s from median CPU; {load()}")
         print(f"  {'variant':<22} {'CPU med':>8} {'CPU min':>8} {'wall med':>9} {'wall min':>9} {'summaries/s':>12}")
         med = {}
-        for label, _, _ in variants:
+        for label, *_ in variants:
             cpus = [c for c, _ in times[label]]
             walls = [w for _, w in times[label]]
             med[label] = (C.median(cpus), C.median(walls))
@@ -234,6 +279,20 @@ def main(argv=None):
               f"test alone {test - none:.2f}s; scoring and I/O (no stats) {none:.2f}s")
         print("note: differences of medians on a shared machine; a negative or tiny value means "
               "the phase costs less than the noise")
+        if args.no_batch:
+            off = med["no stats, --jobs 1, no batch"][0]
+            offN = med[f"no stats, --jobs {args.jobs}, no batch"][0]
+            onN = med[f"no stats, --jobs {args.jobs}"][0]
+            print(f"batch path (scoring, no stats, CPU median): --jobs 1 {off:.2f}s per-pair -> {none:.2f}s "
+                  f"batch ({off / none:.2f}x); --jobs {args.jobs} {offN:.2f}s -> {onN:.2f}s ({offN / onN:.2f}x); "
+                  f"full run --jobs 1 {med['full, --jobs 1, no batch'][0]:.2f}s -> {full1[0]:.2f}s")
+        if args.no_batch:
+            from rouge2.config.yaml_config import load_config
+            from rouge2.run.runner import run as run_config
+
+            loaded = load_config(cfg["none"])
+            print_in_process("rouge2.run.runner.run, no stats",
+                             in_process(lambda: run_config(loaded, progress=False, overwrite=True), args.passes))
         keys = sorted(summary) if isinstance(summary, dict) else []
         print(f"check: the full run wrote summary.json (keys: {', '.join(keys[:8])})")
 
@@ -246,11 +305,14 @@ def main(argv=None):
             root = write_rouge155(rows, tmp, systems)
             flags = ["-a", "-c", "95", "-n", "2", "-f", "A", "-p", "0.5", "-t", "0"]
 
-            def r155(resamples, jobs=1):
-                return [sys.executable, "-m", "rouge2", "rouge155", "--jobs", str(jobs), *flags,
+            def r155(resamples, jobs=1, batch=True):
+                env = [] if batch else ["env", "ROUGE2_NO_BATCH=1"]
+                return [*env, sys.executable, "-m", "rouge2", "rouge155", "--jobs", str(jobs), *flags,
                         "-r", str(resamples), "config.xml"]
 
             v155 = [(f"rouge155 -r {args.resamples}", r155(args.resamples)), ("rouge155 -r 1", r155(1))]
+            if args.no_batch:
+                v155.append(("rouge155 -r 1, no batch", r155(1, batch=False)))
             labels = [(f"rouge155 --jobs {j}", j) for j in scaling]
             times, outs = timed(v155 + [(label, r155(args.resamples, j)) for label, j in labels],
                                 args.passes, root)
@@ -259,6 +321,25 @@ def main(argv=None):
             print(f"\nrouge2 rouge155 {' '.join(flags)} on the same {n} summaries (ROUGE-1, 2, L), "
                   f"{args.passes} passes, CPU median: -r {args.resamples} {full155:.2f}s, -r 1 {one155:.2f}s; "
                   f"the 1.5.5 bootstrap's share (by difference) {100 * (full155 - one155) / full155:.0f}%")
+            if args.no_batch:
+                off155 = C.median([c for c, _ in times["rouge155 -r 1, no batch"]])
+                same_off = outs["rouge155 -r 1, no batch"].stdout == outs["rouge155 -r 1"].stdout
+                print(f"batch path (rouge155 -r 1, CPU median): {off155:.2f}s per-pair -> {one155:.2f}s batch "
+                      f"({off155 / one155:.2f}x); reports identical: {'yes' if same_off else 'NO'}")
+                import io
+
+                from rouge2.cli.rouge155 import run as run155
+
+                def call():
+                    out, err = io.BytesIO(), io.StringIO()
+                    here = os.getcwd()
+                    os.chdir(root)
+                    try:
+                        assert run155(flags + ["-r", "1", "config.xml"], out, err) == 0, err.getvalue()
+                    finally:
+                        os.chdir(here)
+
+                print_in_process("rouge2 rouge155 -r 1", in_process(call, args.passes))
             same = all(outs[label].stdout == outs[v155[0][0]].stdout for label, _ in labels)
             if labels:
                 scaling_table("rouge2 rouge155", times, labels, labels[0][0])

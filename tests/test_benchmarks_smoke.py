@@ -86,8 +86,13 @@ def test_bench_stem(shared, tmp_path):
 
 def test_bench_run_scaling_and_rouge155(shared, tmp_path):
     args = ["--docs", "2", "--systems", "2", "--passes", "1", "--resamples", "20",
-            "--test-resamples", "20", "--jobs", "2", "--scaling", "1,2", "--rouge155"]
+            "--test-resamples", "20", "--jobs", "2", "--scaling", "1,2", "--rouge155", "--no-batch"]
     out = run_script("bench_run.py", args, shared, tmp_path)
+    assert "\n  no stats, --jobs 1, no batch " in out
+    assert "batch path (scoring, no stats, CPU median)" in out
+    assert "in process (rouge2.run.runner.run, no stats" in out
+    assert "in process (rouge2 rouge155 -r 1" in out
+    assert "reports identical: yes" in out
     assert "rouge2 run (full): --jobs scaling" in out
     assert "rouge2 rouge155: --jobs scaling" in out
     assert "the 1.5.5 bootstrap's share" in out

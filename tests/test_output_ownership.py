@@ -164,14 +164,22 @@ def test_a_file_appearing_during_the_run_is_not_replaced(tmp_path, monkeypatch):
     target = tmp_path / "results" / "summary.json"
     from rouge2.run.parallel import PairScorer
 
-    original = PairScorer.__call__
+    original, original_items = PairScorer.__call__, PairScorer.score_items
 
-    def call(self, item):  # someone writes the file while rouge2 scores
+    def write():  # someone writes the file while rouge2 scores
         target.parent.mkdir(exist_ok=True)
         target.write_text("written meanwhile\n")
+
+    def call(self, item):
+        write()
         return original(self, item)
 
+    def score_items(self, items):  # the batch path scores items a chunk at a time
+        write()
+        return original_items(self, items)
+
     monkeypatch.setattr(PairScorer, "__call__", call)
+    monkeypatch.setattr(PairScorer, "score_items", score_items)
     with pytest.raises(UserError, match=r"refusing to replace .*summary\.json"):
         run(cfg, progress=False)
     assert target.read_text() == "written meanwhile\n"

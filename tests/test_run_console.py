@@ -249,6 +249,7 @@ def test_check_names_a_missing_compare_system_in_one_line(tmp_path, capsys, monk
     cfg = make_run(tmp_path)
     cfg.write_text(cfg.read_text() + COMPARE)
     monkeypatch.setattr(runner.PairScorer, "__call__", lambda self, item: pytest.fail("scored"))
+    monkeypatch.setattr(runner.PairScorer, "score_items", lambda self, items: pytest.fail("scored"))
     assert main(["run", "--check", str(cfg)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1

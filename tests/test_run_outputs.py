@@ -188,14 +188,20 @@ def crash_on(monkeypatch):
     from rouge2.run.parallel import PairScorer
 
     def install(text):
-        original = PairScorer.__call__
+        original, original_items = PairScorer.__call__, PairScorer.score_items
 
         def call(self, item):
             if text in item.candidate:
                 raise RuntimeError("scorer crashed")
             return original(self, item)
 
+        def score_items(self, items):  # the batch path: a chunk of items at a time
+            if any(text in item.candidate for item in items):
+                raise RuntimeError("scorer crashed")
+            return original_items(self, items)
+
         monkeypatch.setattr(PairScorer, "__call__", call)
+        monkeypatch.setattr(PairScorer, "score_items", score_items)
     return install
 
 

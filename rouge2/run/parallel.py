@@ -29,6 +29,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from rouge2.io.inputs import InputItem
 from rouge2.measures.base import PairStats
+from rouge2.scoring.batch import CHUNK, batch_plan
 from rouge2.scoring.options import Options
 from rouge2.scoring.scorer import Scorer
 from rouge2.stats.combine import combine
@@ -57,6 +58,10 @@ class PairScorer:
             analyzers.setdefault(key, scorer.analyzer)
             self.scorers[name] = scorer
         self.scorer = next(iter(self.scorers.values()))
+        #: per variant, its batch plan (None: the per-pair path)
+        self.plans = {name: batch_plan(sc) for name, sc in self.scorers.items()}
+        #: whether :meth:`score_items` gains anything over one item at a time
+        self.batched = any(p is not None for p in self.plans.values())
         self.coverage = None
         if report_topics is not None:
             from rouge2.io.topic_report import TopicCoverage
@@ -78,14 +83,47 @@ class PairScorer:
 
     def __call__(self, item: InputItem) -> tuple[dict[Any, tuple[dict[str, Score], dict]], Any, tuple[bool, int]]:
         per_variant = {name: self._score(sc, item) for name, sc in self.scorers.items()}
+        return self._finish(item, per_variant, None)
+
+    def score_items(self, items: Sequence[InputItem]) -> list:
+        """``[self(item) for item in items]``, the same results, with each
+        variant whose settings allow it (:func:`~rouge2.scoring.batch.batch_plan`)
+        scored through the batch path, all items in one go."""
+        items = list(items)
+        if not self.batched or not items:
+            return [self(item) for item in items]
+        per_variant: list[dict] = [{} for _ in items]
+        empties = None
+        pairs = [(item.candidate, item.references) for item in items]
+        for k, (name, sc) in enumerate(self.scorers.items()):
+            plan = self.plans[name]
+            res = plan.chunk_stats_empty(pairs, empties=(k == 0)) if plan is not None else None
+            if res is None:
+                for slot, item in zip(per_variant, items):
+                    slot[name] = self._score(sc, item)
+                continue
+            stats, ref_starts, flags = res
+            scores, pair_stats = plan.stats_and_scores(stats, ref_starts)
+            for slot, score, st in zip(per_variant, scores, pair_stats):
+                slot[name] = (score, st)
+            if k == 0:
+                empties = flags
+        if empties is None:
+            return [self._finish(item, pv, None) for item, pv in zip(items, per_variant)]
+        return [self._finish(item, pv, e) for item, pv, e in zip(items, per_variant, empties)]
+
+    def _finish(self, item: InputItem, per_variant: dict, empty) -> tuple:
+        """``self(item)``'s result from the item's scores: the topic coverage,
+        and ``empty`` (texts with no words after preprocessing, which the run
+        reports) unless the batch path gave it."""
         cov = None
         if self.coverage is not None:
             cov = self.coverage.pair(item.task, item.system, _text(item.candidate),
                                      [_text(r) for r in item.references], item.reference_names)
-        # texts with no words after preprocessing (the run reports how many)
-        analyzer = self.scorer.analyzer
-        empty = (analyzer.analyze(item.candidate, cache=False).is_empty,
-                 sum(1 for r in item.references if analyzer.analyze(r).is_empty))
+        if empty is None:
+            analyzer = self.scorer.analyzer
+            empty = (analyzer.analyze(item.candidate, cache=False).is_empty,
+                     sum(1 for r in item.references if analyzer.analyze(r).is_empty))
         return per_variant, cov, empty
 
 
@@ -104,7 +142,7 @@ def _init_worker(measures, option_sets, report_topics) -> None:
 
 def _score_chunk(chunk: list[InputItem]) -> list:
     assert _WORKER is not None
-    return [_WORKER(item) for item in chunk]
+    return _WORKER.score_items(chunk)
 
 
 #: a chunk is closed at the first task boundary after this many items ...
@@ -122,6 +160,18 @@ def chunks(items: Iterable[InputItem]) -> Iterable[list[InputItem]]:
             yield chunk
             chunk = []
         chunk.append(item)
+    if chunk:
+        yield chunk
+
+
+def _runs(items: Iterable[InputItem], size: int) -> Iterator[list[InputItem]]:
+    """Consecutive items, ``size`` at a time."""
+    chunk: list[InputItem] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
     if chunk:
         yield chunk
 
@@ -242,8 +292,12 @@ def scored(items: Iterable[InputItem], pair_scorer: PairScorer, workers: Workers
         workers = Workers(workers, worker_args or ())
     try:
         if not workers.parallel:
-            for item in items:
-                yield item, pair_scorer(item)
+            if not pair_scorer.batched:
+                for item in items:
+                    yield item, pair_scorer(item)
+                return
+            for chunk in _runs(items, CHUNK):  # through the batch path, a chunk at a time
+                yield from zip(chunk, pair_scorer.score_items(chunk))
             return
         from collections import deque
 

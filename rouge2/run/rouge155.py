@@ -10,7 +10,11 @@ rounded R and P).  Averages and intervals come from
 :func:`rouge2.stats.bootstrap.script_averages`.
 
 Every distinct file is read and analysed once per run (once per worker
-process with ``--jobs``), however many systems and measures use it.
+process with ``--jobs``), however many systems and measures use it.  When
+the options allow the batch path (no ``-l``/``-b`` limit; see
+:func:`rouge2.scoring.batch.batch_plan`), a system's statistics under every
+measure and evaluation are counted at its first unit, in one go, and its
+other units only combine them.
 
 Known differences from ROUGE-1.5.5.pl (where the script dies or is
 undefined):
@@ -34,10 +38,12 @@ from typing import Callable
 from rouge2.errors import UserError
 from rouge2.measures import canonical_measure
 from rouge2.measures.base import PairStats
+from rouge2.measures.lcs import WLCS
+from rouge2.scoring.batch import CHUNK, batch_plan
 from rouge2.scoring.options import Options as LibraryOptions
 from rouge2.scoring.scorer import Scorer
 from rouge2.stats.bootstrap import script_averages
-from rouge2.stats.combine import combine, combined_stats
+from rouge2.stats.combine import combine, combined_stats, entry_stats
 from rouge2.stats.prf import Score
 from rouge2.config.rouge155_args import Options
 from rouge2.io.formats155 import flat_text_undefined, read_sentences
@@ -112,6 +118,14 @@ class Engine:
         self.scorer = Scorer([name for _, name in plan], options=self.options)
         self.plan = [(tag, self.scorer.measures[canonical_measure(name)]) for tag, name in plan]
         self._texts: dict = {}
+        #: per text key, its sentences as one line-per-sentence str for the
+        #: batch path (None: a sentence holds a line break)
+        self._raw: dict = {}
+        self._batch = batch_plan(self.scorer)
+        if self._batch is not None:
+            self._batch.warn_foreign = False  # the analyzer does not warn for these texts either
+        #: (system, its batch statistics) of the last system counted
+        self._system_stats: tuple | None = None
         self._missing_warned: set = set()
         self._empty_warned: set = set()
 
@@ -127,7 +141,14 @@ class Engine:
                 self._empty_warned.add(shown)
                 self.warn(f"readText: {shown} -> empty text")
             hit = self._texts[key] = self.scorer.analyzer.analyze_sentences(sentences, byte_text=True)
+            if self._batch is not None:
+                self._raw[key] = None if any("\n" in x for x in sentences) else "\n".join(sentences)
         return hit
+
+    def raw_text(self, shown: str, resolved: str, fmt: str | None) -> str | None:
+        """:meth:`text`'s sentences as one str, a sentence a line (None: not possible)."""
+        self.text(shown, resolved, fmt)
+        return self._raw.get((resolved, (fmt or "").upper()))
 
     def peer_ids(self) -> list[str]:
         if self.o.all_systems:
@@ -137,16 +158,69 @@ class Engine:
     # -- scoring -------------------------------------------------------------
     def evaluate(self, measure, peer, models) -> tuple[PairStats, Score]:
         """The combined statistics and the rounded score of one evaluation."""
-        mode = self.options.multi_reference
         pairs = [measure.stats_and_key(peer, m) for m in models]
-        per_ref = [p[0] for p in pairs]
-        keys = [p[1] for p in pairs]
+        return self.combined(measure, [p[0] for p in pairs], [p[1] for p in pairs])
+
+    def combined(self, measure, per_ref, keys) -> tuple[PairStats, Score]:
+        """The combined statistics and the rounded score of one evaluation
+        from the statistics and ``-f B`` keys against each model."""
+        mode = self.options.multi_reference
         stats = combined_stats(measure, per_ref, mode, keys)
         return stats, combine(measure, per_ref, mode, self.options.alpha, keys, "rouge155")
 
-    def evaluation_inputs(self, ev, peer_id):
+    def system_stats(self, peer_id: str) -> list | None:
+        """Through the batch path: per evaluation (None where the system has
+        none), per measure of ``self.scorer``, ``(statistics, keys)`` against
+        each model, as :meth:`evaluate` computes them; None when a text
+        cannot go through it (the per-pair path then scores the system).
+        Inputs are read, and warned about, in the order the per-pair path
+        reads them."""
+        plan = self._batch
+        if plan is None:
+            return None
+        if self._system_stats is not None and self._system_stats[0] == peer_id:
+            return self._system_stats[1]
+        where: list = []
+        pairs: list = []
+        for ev in self.settings.evaluations:
+            inputs = self.evaluation_inputs(ev, peer_id, raw=True)
+            if inputs is None:
+                where.append(None)
+                continue
+            peer, models = inputs
+            if peer is None or any(m is None for m in models):
+                return None
+            where.append(len(pairs))
+            pairs.append((peer, models))
+        measures = plan.measures
+        m = len(measures)
+        ints = [not isinstance(x, WLCS) for x in measures]
+        per_pair: list = []
+        for start in range(0, len(pairs), CHUNK):
+            res = plan.chunk_stats(pairs, start, min(start + CHUNK, len(pairs)))
+            if res is None:
+                return None
+            stats, ref_starts = res
+            for p in range(len(ref_starts) - 1):
+                entry = []
+                for k, meas in enumerate(measures):
+                    per_ref, keys = [], []
+                    for e in range(ref_starts[p], ref_starts[p + 1]):
+                        st, base = entry_stats(stats, e, m, k)
+                        if ints[k]:
+                            st = PairStats(int(st.hit), int(st.ref_total), int(st.cand_total))
+                        per_ref.append(st)
+                        keys.append(meas.key_from(st, base))
+                    entry.append((per_ref, keys))
+                per_pair.append(entry)
+        out = [None if i is None else per_pair[i] for i in where]
+        self._system_stats = (peer_id, out)
+        return out
+
+    def evaluation_inputs(self, ev, peer_id, raw: bool = False):
         """(peer text, model texts) for one evaluation, or None if the system
-        has no summary there (the script warns once)."""
+        has no summary there (the script warns once); with ``raw``, the
+        texts as :meth:`raw_text` gives them."""
         st = self.settings
         if peer_id not in ev.peers:
             key = (ev.id, peer_id)
@@ -166,8 +240,9 @@ class Engine:
         peer_resolved = st.resolve(peer_path)
         if peer_resolved is None:
             raise UserError(f"Cannot open system summary: {peer_path}")
-        peer = self.text(peer_path, peer_resolved, ev.input_format)
-        models = [self.text(p, r, ev.input_format) for p, r in model_files]
+        text = self.raw_text if raw else self.text
+        peer = text(peer_path, peer_resolved, ev.input_format)
+        models = [text(p, r, ev.input_format) for p, r in model_files]
         return peer, models
 
     def units(self) -> list[tuple[str, str, object]]:
@@ -179,12 +254,19 @@ class Engine:
         report lines (warnings go to ``warn`` as they arise)."""
         o = self.o
         scores: dict = {}
-        for ev in self.settings.evaluations:
-            inputs = self.evaluation_inputs(ev, peer_id)
-            if inputs is None:
-                continue
-            peer, models = inputs
-            stats, score = self.evaluate(measure, peer, models)
+        batched = self.system_stats(peer_id)
+        k = None if batched is None else self._batch.measures.index(measure)
+        for i, ev in enumerate(self.settings.evaluations):
+            if batched is not None:
+                if batched[i] is None:
+                    continue
+                stats, score = self.combined(measure, *batched[i][k])
+            else:
+                inputs = self.evaluation_inputs(ev, peer_id)
+                if inputs is None:
+                    continue
+                peer, models = inputs
+                stats, score = self.evaluate(measure, peer, models)
             if o.average_mode == 0:
                 values = ("%7.5f" % score.recall, "%7.5f" % score.precision,
                           "%7.5f" % score.fmeasure)
@@ -252,6 +334,7 @@ def _engine_chunk(start: int, stop: int) -> list[tuple[list[str], list[str], Use
     assert _ENGINE is not None
     _ENGINE._missing_warned.clear()
     _ENGINE._empty_warned.clear()
+    _ENGINE._system_stats = None  # a chunk reads (and warns about) its inputs itself
     units = _ENGINE.units()
     out = []
     for unit in units[start:stop]:

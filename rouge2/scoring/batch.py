@@ -14,10 +14,13 @@ multi-reference modes come from rouge2.stats.combine.
 Not covered (the per-pair path is used): synonyms, topic measures, Measure
 objects, tokenizers other than ``rouge155``, the ``splitter`` sentences,
 word/byte limits, and the pure-Python mode (``ROUGE2_PURE_PYTHON=1``).
+``ROUGE2_NO_BATCH=1`` (read at import; :data:`ENABLED` in code) turns the
+batch path off everywhere, for differential checks of the callers.
 """
 
 from __future__ import annotations
 
+import os
 from array import array
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Sequence
@@ -35,6 +38,15 @@ from rouge2.stats.combine import combine_many, entry_stats
 #: pairs scored per kernel call; only the vocabulary outlives a chunk
 CHUNK = 4096
 
+#: False: :func:`batch_plan` gives no plan for the default kernels, so every
+#: caller takes the per-pair path (``ROUGE2_NO_BATCH=1``; for differential checks)
+ENABLED = os.environ.get("ROUGE2_NO_BATCH", "") in ("", "0")
+
+
+#: n-gram sizes and skip distances above this go the per-pair path (the
+#: kernels take them as C integers, and add to them)
+MAX_KERNEL_N = 2 ** 31
+
 
 def measure_spec(m: Measure):
     """The kernel's ``(kind, n, unigrams, weight)`` for ``m``; None if it has none."""
@@ -42,12 +54,14 @@ def measure_spec(m: Measure):
     if getattr(m, "relation", None) is not None:
         return None
     if t is NGram:
-        return (M_NGRAM, m.n, 0, 0.0)
+        return (M_NGRAM, m.n, 0, 0.0) if m.n <= MAX_KERNEL_N else None
     if t is LCS:
         return (M_LCS_FLAT if m.flat else M_LCS, 0, 0, 0.0)
     if t is WLCS:
         return (M_WLCS, 0, 0, m.weight)
     if t is SkipBigram:
+        if m.max_skip is not None and m.max_skip > MAX_KERNEL_N:
+            return None
         return (M_SKIP, -1 if m.max_skip is None else m.max_skip, int(m.unigrams), 0.0)
     return None
 
@@ -81,7 +95,7 @@ def batch_plan(scorer, measures: Any = None, kernels=None) -> "BatchPlan | None"
     built, otherwise None is returned).
     """
     if kernels is None:
-        if not _kernels.HAVE_C:
+        if not _kernels.HAVE_C or not ENABLED:
             return None
         kernels = _kernels.BATCH
     if measures is not None:
@@ -126,6 +140,37 @@ def _shared_remap(kernels, options) -> tuple[array, dict]:
     return found
 
 
+def _cast(buf, fmt: str):
+    return memoryview(buf).cast(fmt) if isinstance(buf, bytes) else buf
+
+
+def _pair_empties(ids, sent_starts, text_sents, remap, cands, ref_starts, refs) -> list:
+    """Per pair ``(candidate empty, number of empty reference entries)`` from
+    :func:`analyze_pairs`' layout: a text is empty when none of its raw ids
+    is kept by ``remap`` (None: every id is kept)."""
+    ids = _cast(ids, "i")
+    sent_starts = _cast(sent_starts, "q")
+    text_sents = _cast(text_sents, "q")
+    cands = _cast(cands, "i")
+    refs = _cast(refs, "i")
+    drops = remap is not None and -1 in remap
+    ntexts = len(text_sents) - 1
+    empty = []
+    for t in range(ntexts):
+        a, b = sent_starts[text_sents[t]], sent_starts[text_sents[t + 1]]
+        if a == b:
+            empty.append(True)
+        elif not drops:
+            empty.append(False)
+        else:
+            empty.append(all(remap[i] < 0 for i in ids[a:b]))
+    out = []
+    for p in range(len(cands)):
+        out.append((empty[cands[p]],
+                    sum(1 for e in range(ref_starts[p], ref_starts[p + 1]) if empty[refs[e]])))
+    return out
+
+
 class BatchPlan:
     """A scorer's settings in the batch kernels' terms, plus its word remap."""
 
@@ -139,6 +184,9 @@ class BatchPlan:
         a = scorer.analyzer
         self._identity = a._stemmer is None and not a._stopwords
         self.remap, self._final = _shared_remap(kernels, scorer.options)
+        #: warn (once a process) about a text with letters but no tokens, as
+        #: the analyzer does for str texts (not for ROUGE-1.5.5's byte texts)
+        self.warn_foreign = True
 
     # -- words ---------------------------------------------------------
     def _sync(self, nwords: int):
@@ -160,13 +208,21 @@ class BatchPlan:
         references)`` pairs), as :func:`rouge2.kernels.python.score_pairs`
         lays them out; None when a text is not a ``str`` (a tuple of
         sentences, or a mistake the per-pair path reports)."""
+        res = self.chunk_stats_empty(pairs, start, stop, empties=False)
+        return None if res is None else res[:2]
+
+    def chunk_stats_empty(self, pairs: Sequence, start: int = 0, stop: int | None = None,
+                          empties: bool = True):
+        """:meth:`chunk_stats` plus, per pair, ``(candidate is empty, how many
+        references are empty)``: texts without a token after stemming and
+        stopwords, as ``AnalyzedText.is_empty`` says (None unless ``empties``)."""
         if stop is None:
             stop = len(pairs)
         res = self.kernels.analyze_pairs(pairs, start, stop, self.lines)
         if res is None:
             return None
         ids, sent_starts, text_sents, nwords, empty, cands, ref_starts, refs = res
-        if empty and not _analyzer_mod._warned_foreign:
+        if empty and self.warn_foreign and not _analyzer_mod._warned_foreign:
             self._warn_foreign(empty)
         remap = self._sync(nwords)
         stats = self.kernels.score_pairs(ids, sent_starts, text_sents, remap, cands,
@@ -175,7 +231,10 @@ class BatchPlan:
             stats = memoryview(stats).cast("d")
         if isinstance(ref_starts, bytes):
             ref_starts = memoryview(ref_starts).cast("q")
-        return stats, ref_starts
+        flags = None
+        if empties:
+            flags = _pair_empties(ids, sent_starts, text_sents, remap, cands, ref_starts, refs)
+        return stats, ref_starts, flags
 
     def _warn_foreign(self, texts):
         """rouge2's once-a-process warning for a text with letters but no tokens."""
