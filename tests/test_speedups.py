@@ -278,3 +278,22 @@ def test_lcs_marks_limits():
     assert _speedups.lcs_marks([], [1]) == 0 == _speedups.lcs_marks([1], [])
     with pytest.raises(ValueError):
         _speedups.lcs_marks(list(range(65)), [1])
+
+
+@needs_c
+@pytest.mark.parametrize("length", [255, 256, 257, 511, 513, 6000])
+def test_words_longer_than_the_stack_buffer(length):
+    """Words outgrow the tokenizers' 256-byte stack buffer (grow_word) and the
+    batch path's arenas (grow_array): C and Python must still agree."""
+    import rouge2
+    from rouge2.kernels import python as py
+
+    word = ("ab" * length)[:length]
+    text = " ".join([word, "x", word + "c", "short", word.upper()] * 3)
+    assert _kernels.rouge155_tokens(text) == py_rouge155_tokens(text)
+    pairs = [(text, [text + " more", word])]
+    measures = ["rouge-1", "rouge-2", "rouge-l", "rouge-su4"]
+    got = rouge2.score_corpus(pairs, measures=measures)
+    want = [rouge2.Scorer(measures).score(*pairs[0])]
+    assert got == want
+    assert py.rouge155_tokens(word) == [word]

@@ -28,6 +28,56 @@
 #include <string.h>
 
 /* ------------------------------------------------------------------ */
+/* Growing buffers: the one place an array doubles.                    */
+
+/* Make room for ``need`` items of ``item`` bytes in ``*data`` (``*cap``
+   items now; ``first`` items when empty), doubling.  0, or -1 with
+   MemoryError set (``*data`` unchanged). */
+static int
+grow_array(void **data, Py_ssize_t *cap, Py_ssize_t need, size_t item, Py_ssize_t first)
+{
+    Py_ssize_t n;
+    void *bigger;
+    if (need <= *cap)
+        return 0;
+    n = *cap ? *cap : first;
+    while (n < need)
+        n *= 2;
+    bigger = PyMem_Realloc(*data, (size_t)n * item);
+    if (bigger == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *data = bigger;
+    *cap = n;
+    return 0;
+}
+
+/* A word being built in ``*buf``, which starts as the caller's stack array
+   ``small`` of ``*cap`` bytes: double it when full (``len`` bytes used). */
+static int
+grow_word(char **buf, char *small, Py_ssize_t *cap, Py_ssize_t len)
+{
+    char *bigger;
+    Py_ssize_t n = *cap * 2;
+    if (*buf == small) {
+        bigger = (char *)PyMem_Malloc((size_t)n);
+        if (bigger != NULL)
+            memcpy(bigger, small, (size_t)len);
+    }
+    else {
+        bigger = (char *)PyMem_Realloc(*buf, (size_t)n);
+    }
+    if (bigger == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *buf = bigger;
+    *cap = n;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* Id arrays: a Python sequence of ints copied into uint64_t.           */
 
 #define SMALL_IDS 512
@@ -684,23 +734,8 @@ rouge155_tokens(PyObject *self, PyObject *text)
         Py_UCS4 ch = i < len ? PyUnicode_READ(kind, data, i) : 0;
         unsigned char c = ch < 128 ? table[ch] : 0;
         if (c) {
-            if (blen == cap) {
-                char *bigger;
-                cap *= 2;
-                if (buf == small) {
-                    bigger = (char *)PyMem_Malloc((size_t)cap);
-                    if (bigger != NULL)
-                        memcpy(bigger, small, (size_t)blen);
-                }
-                else {
-                    bigger = (char *)PyMem_Realloc(buf, (size_t)cap);
-                }
-                if (bigger == NULL) {
-                    PyErr_NoMemory();
-                    goto fail;
-                }
-                buf = bigger;
-            }
+            if (blen == cap && grow_word(&buf, small, &cap, blen) < 0)
+                goto fail;
             buf[blen++] = (char)c;
         }
         else if (blen) {

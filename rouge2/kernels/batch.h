@@ -99,19 +99,8 @@ raw_intern(const char *p, Py_ssize_t n, uint64_t h)
         PyErr_SetString(PyExc_OverflowError, "too many distinct words");
         return -1;
     }
-    if (raw_arena_len + n > raw_arena_cap) {
-        Py_ssize_t cap = raw_arena_cap ? raw_arena_cap : 1 << 16;
-        char *bigger;
-        while (cap < raw_arena_len + n)
-            cap *= 2;
-        bigger = (char *)PyMem_Realloc(raw_arena, (size_t)cap);
-        if (bigger == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        raw_arena = bigger;
-        raw_arena_cap = cap;
-    }
+    if (grow_array((void **)&raw_arena, &raw_arena_cap, raw_arena_len + n, 1, 1 << 16) < 0)
+        return -1;
     if (raw_count + 2 > raw_offsets_cap) {
         Py_ssize_t cap = raw_offsets_cap ? raw_offsets_cap * 2 : 1 << 14;
         Py_ssize_t *bigger = (Py_ssize_t *)PyMem_Realloc(raw_offsets, (size_t)cap * sizeof(Py_ssize_t));
@@ -141,20 +130,7 @@ typedef struct {
 static int
 gb_reserve(GrowBuf *b, Py_ssize_t extra)
 {
-    if (b->len + extra > b->cap) {
-        Py_ssize_t cap = b->cap ? b->cap : 4096;
-        char *bigger;
-        while (cap < b->len + extra)
-            cap *= 2;
-        bigger = (char *)PyMem_Realloc(b->data, (size_t)cap);
-        if (bigger == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        b->data = bigger;
-        b->cap = cap;
-    }
-    return 0;
+    return grow_array((void **)&b->data, &b->cap, b->len + extra, 1, 4096);
 }
 
 static int
@@ -289,23 +265,8 @@ analyze_texts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                     c = ch < 128 ? table[ch] : 0;
                 }
                 if (c) {
-                    if (blen == cap) {
-                        char *bigger;
-                        cap *= 2;
-                        if (buf == small) {
-                            bigger = (char *)PyMem_Malloc((size_t)cap);
-                            if (bigger != NULL)
-                                memcpy(bigger, small, (size_t)blen);
-                        }
-                        else {
-                            bigger = (char *)PyMem_Realloc(buf, (size_t)cap);
-                        }
-                        if (bigger == NULL) {
-                            PyErr_NoMemory();
-                            goto fail;
-                        }
-                        buf = bigger;
-                    }
+                    if (blen == cap && grow_word(&buf, small, &cap, blen) < 0)
+                        goto fail;
                     buf[blen++] = (char)c;
                     h = (h ^ c) * 0x100000001B3ULL;
                     continue;
@@ -563,19 +524,8 @@ text_load(const Packed *pk, Py_ssize_t t, Text *out)
     for (s = s0; s < s1; s++) {
         Py_ssize_t a = (Py_ssize_t)pk->sstart[s], b = (Py_ssize_t)pk->sstart[s + 1], k;
         Py_ssize_t before = out->ntok;
-        if (out->ntok + (b - a) > out->cap) {
-            Py_ssize_t cap = out->cap ? out->cap : 256;
-            uint64_t *bigger;
-            while (cap < out->ntok + (b - a))
-                cap *= 2;
-            bigger = (uint64_t *)PyMem_Realloc(out->tok, (size_t)cap * sizeof(uint64_t));
-            if (bigger == NULL) {
-                PyErr_NoMemory();
-                return -1;
-            }
-            out->tok = bigger;
-            out->cap = cap;
-        }
+        if (grow_array((void **)&out->tok, &out->cap, out->ntok + (b - a), sizeof(uint64_t), 256) < 0)
+            return -1;
         for (k = a; k < b; k++) {
             int32_t id = pk->ids[k];
             if (pk->remap != NULL) {
