@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import random
@@ -45,13 +46,37 @@ def ref_coef(name: str, x, y) -> float:
     y = np.asarray(y, dtype=float)
     if len(x) < 2:
         return NAN
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         if name == "pearson":
-            return float(ss.pearsonr(x, y)[0])
-        if name == "spearman":
-            return float(ss.spearmanr(x, y)[0])
-        return float(ss.kendalltau(x, y, variant="b")[0])
+            value = float(ss.pearsonr(x, y)[0])
+        elif name == "spearman":
+            value = float(ss.spearmanr(x, y)[0])
+        else:
+            value = float(ss.kendalltau(x, y, variant="b")[0])
+    if any(issubclass(w.category, ss.NearConstantInputWarning) for w in caught):
+        for flags in _WATCHING:
+            flags.append(name)
+    return value
+
+
+#: open watches of ill-conditioned reference computations (see ill_conditioned)
+_WATCHING: list[list[str]] = []
+
+
+@contextlib.contextmanager
+def ill_conditioned():
+    """Collects the reference computations inside the block that scipy flags
+    as near-constant input: values equal up to rounding (e.g. system means
+    0.003 and 0.0029999999999999996), whose Pearson correlation is that of
+    rounding noise and not defined by the written formulas to any precision.
+    Comparisons of such samples are skipped; every other sample must agree."""
+    flags: list[str] = []
+    _WATCHING.append(flags)
+    try:
+        yield flags
+    finally:
+        _WATCHING.remove(flags)
 
 
 def ref_level(X, Z, level: str, name: str) -> float:
@@ -233,7 +258,9 @@ def test_levels_equal_reference(tabs):
     X, Z = tabs
     for level in C.LEVELS:
         for name in C.COEFFICIENTS:
-            assert same(C.correlate(X, Z, level, name), ref_level(to_array(X), to_array(Z), level, name))
+            with ill_conditioned() as ill:
+                want = ref_level(to_array(X), to_array(Z), level, name)
+            assert ill or same(C.correlate(X, Z, level, name), want)
 
 
 def test_levels_by_hand():
@@ -275,6 +302,10 @@ def test_missing_cells_and_mappings():
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(tables(), st.sampled_from(C.SCHEMES), st.integers(0, 2**32))
+@example(  # resample 11 has system means of Z equal up to rounding: skipped, the rest compared
+    [[[None, 0.0, 0.0], [0.0, 0.0, 0.0], [None, None, 0.001], [None, 0.0, 0.0], [0.0, 0.0, 0.0]],
+     [[None, 0.0, 0.0], [0.0, 0.001, 0.008], [None, None, 0.003], [None, 0.0, 0.0], [0.0, 0.0, 0.0]]],
+    "both", 3663)
 def test_bootstrap_samples_equal_reference(tabs, scheme, seed):
     X, Z = tabs
     Xa, Za = to_array(X), to_array(Z)
@@ -286,7 +317,9 @@ def test_bootstrap_samples_equal_reference(tabs, scheme, seed):
             c = slice(None) if cols is None else cols
             Xr, Zr = Xa[r][:, c], Za[r][:, c]
             for name in C.COEFFICIENTS:
-                assert same(got[name][k], ref_level(Xr, Zr, level, name)), (level, name, k)
+                with ill_conditioned() as ill:
+                    want = ref_level(Xr, Zr, level, name)
+                assert ill or same(got[name][k], want), (level, name, k)
 
 
 @pytest.mark.parametrize("scheme", C.SCHEMES)
@@ -334,8 +367,9 @@ def test_paired_bootstrap_and_permutation_samples_equal_reference(tabs, scheme, 
             for k, (rows, cols) in enumerate(draws):
                 r = slice(None) if rows is None else rows
                 c = slice(None) if cols is None else cols
-                want = ref_level(Aa[r][:, c], Za[r][:, c], level, name) - ref_level(Ba[r][:, c], Za[r][:, c], level, name)
-                assert same(boot[name][k], want), (level, name, k)
+                with ill_conditioned() as ill:
+                    want = ref_level(Aa[r][:, c], Za[r][:, c], level, name) - ref_level(Ba[r][:, c], Za[r][:, c], level, name)
+                assert ill or same(boot[name][k], want), (level, name, k)
             for k, m in enumerate(swaps):
                 flags = np.array(list(m), dtype=bool)
                 if scheme == "systems":
@@ -345,8 +379,9 @@ def test_paired_bootstrap_and_permutation_samples_equal_reference(tabs, scheme, 
                 else:
                     S = flags.reshape(ns, nt)
                 Xp, Yp = np.where(S, Bs, As), np.where(S, As, Bs)
-                want = ref_level(Xp, Za, level, name) - ref_level(Yp, Za, level, name)
-                assert same(perm[name][k], want), (level, name, k)
+                with ill_conditioned() as ill:
+                    want = ref_level(Xp, Za, level, name) - ref_level(Yp, Za, level, name)
+                assert ill or same(perm[name][k], want), (level, name, k)
 
 
 def test_p_values_follow_their_definition():
