@@ -383,30 +383,15 @@ typedef struct {
     Py_ssize_t index; /* -1 when the slot is empty */
 } KeySlot;
 
+/* Position masks of the keys of a (m of them) in an open-addressing table of
+   2**bits slots: each distinct key gets the next row of ``masks`` (``words``
+   words a row, zeroed by the caller) with bit i set where a[i] is that key.
+   Returns the number of distinct keys. */
 static Py_ssize_t
-lcs_words(const uint64_t *a, Py_ssize_t m, const uint64_t *b, Py_ssize_t nb, int *nomem)
+key_masks_build(KeySlot *slots, int bits, const uint64_t *a, Py_ssize_t m, uint64_t *masks,
+                Py_ssize_t words)
 {
-    Py_ssize_t words = (m + 63) / 64;
-    Py_ssize_t size, hmask, i, j, w, distinct = 0, result;
-    int bits;
-    uint64_t top = (m % 64) ? ((UINT64_C(1) << (m % 64)) - 1) : ~UINT64_C(0);
-    KeySlot small_slots[256];
-    KeySlot *slots;
-    uint64_t *masks = NULL, *v = NULL;
-    Py_ssize_t *row = NULL; /* per b token: its mask row, or -1 */
-
-    *nomem = 0;
-    size = table_size(m, &bits);
-    hmask = size - 1;
-    slots = size <= 256 ? small_slots : (KeySlot *)PyMem_Malloc((size_t)size * sizeof(KeySlot));
-    masks = (uint64_t *)PyMem_Calloc((size_t)m * (size_t)words, sizeof(uint64_t));
-    v = (uint64_t *)PyMem_Malloc((size_t)words * sizeof(uint64_t));
-    row = (Py_ssize_t *)PyMem_Malloc((size_t)nb * sizeof(Py_ssize_t));
-    if (slots == NULL || masks == NULL || v == NULL || row == NULL) {
-        *nomem = 1;
-        result = 0;
-        goto done;
-    }
+    Py_ssize_t size = (Py_ssize_t)1 << bits, hmask = size - 1, i, distinct = 0;
     for (i = 0; i < size; i++)
         slots[i].index = -1;
     for (i = 0; i < m; i++) {
@@ -425,40 +410,76 @@ lcs_words(const uint64_t *a, Py_ssize_t m, const uint64_t *b, Py_ssize_t nb, int
         }
         masks[slots[s].index * words + i / 64] |= UINT64_C(1) << (i % 64);
     }
-    for (j = 0; j < nb; j++) {
-        uint64_t key = b[j];
-        Py_ssize_t s = (Py_ssize_t)(mix64(key) >> (64 - bits));
-        row[j] = -1;
-        for (;;) {
-            KeySlot *e = &slots[s];
-            if (e->index < 0)
-                break;
-            if (e->key == key) {
-                row[j] = e->index;
-                break;
-            }
-            s = (s + 1) & hmask;
-        }
+    return distinct;
+}
+
+/* The mask row of ``key`` in a table key_masks_build filled, or -1. */
+static Py_ssize_t
+key_masks_row(const KeySlot *slots, int bits, uint64_t key)
+{
+    Py_ssize_t hmask = ((Py_ssize_t)1 << bits) - 1;
+    Py_ssize_t s = (Py_ssize_t)(mix64(key) >> (64 - bits));
+    for (;;) {
+        const KeySlot *e = &slots[s];
+        if (e->index < 0)
+            return -1;
+        if (e->key == key)
+            return e->index;
+        s = (s + 1) & hmask;
     }
+}
+
+/* One step of the bit-parallel LCS over ``words`` words:
+   V' = (V + (V & M)) | (V & ~M), the carry running from word to word and
+   the last word kept to the bits of ``top``. */
+static inline void
+lcs_step(uint64_t *v, const uint64_t *mk, Py_ssize_t words, uint64_t top)
+{
+    Py_ssize_t w;
+    uint64_t carry = 0;
+    for (w = 0; w < words; w++) {
+        uint64_t x = v[w], u = x & mk[w];
+        uint64_t t = x + u;
+        uint64_t c1 = t < x;
+        uint64_t s = t + carry;
+        carry = c1 | (s < t);
+        v[w] = s | (x & ~mk[w]);
+    }
+    v[words - 1] &= top;
+}
+
+static Py_ssize_t
+lcs_words(const uint64_t *a, Py_ssize_t m, const uint64_t *b, Py_ssize_t nb, int *nomem)
+{
+    Py_ssize_t words = (m + 63) / 64;
+    Py_ssize_t size, j, w, result;
+    int bits;
+    uint64_t top = (m % 64) ? ((UINT64_C(1) << (m % 64)) - 1) : ~UINT64_C(0);
+    KeySlot small_slots[256];
+    KeySlot *slots;
+    uint64_t *masks = NULL, *v = NULL;
+    Py_ssize_t *row = NULL; /* per b token: its mask row, or -1 */
+
+    *nomem = 0;
+    size = table_size(m, &bits);
+    slots = size <= 256 ? small_slots : (KeySlot *)PyMem_Malloc((size_t)size * sizeof(KeySlot));
+    masks = (uint64_t *)PyMem_Calloc((size_t)m * (size_t)words, sizeof(uint64_t));
+    v = (uint64_t *)PyMem_Malloc((size_t)words * sizeof(uint64_t));
+    row = (Py_ssize_t *)PyMem_Malloc((size_t)nb * sizeof(Py_ssize_t));
+    if (slots == NULL || masks == NULL || v == NULL || row == NULL) {
+        *nomem = 1;
+        result = 0;
+        goto done;
+    }
+    key_masks_build(slots, bits, a, m, masks, words);
+    for (j = 0; j < nb; j++)
+        row[j] = key_masks_row(slots, bits, b[j]);
     for (w = 0; w < words; w++)
         v[w] = ~UINT64_C(0);
     v[words - 1] = top;
-    for (j = 0; j < nb; j++) {
-        const uint64_t *mk;
-        uint64_t carry = 0;
-        if (row[j] < 0)
-            continue;
-        mk = masks + row[j] * words;
-        for (w = 0; w < words; w++) {
-            uint64_t x = v[w], u = x & mk[w];
-            uint64_t t = x + u;
-            uint64_t c1 = t < x;
-            uint64_t s = t + carry;
-            carry = c1 | (s < t);
-            v[w] = s | (x & ~mk[w]);
-        }
-        v[words - 1] &= top;
-    }
+    for (j = 0; j < nb; j++)
+        if (row[j] >= 0)
+            lcs_step(v, masks + row[j] * words, words, top);
     result = m;
     for (w = 0; w < words; w++)
         result -= POPCOUNT64(v[w]);

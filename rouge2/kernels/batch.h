@@ -799,20 +799,8 @@ lcs_len_ids(Scratch *sc, const uint64_t *a, Py_ssize_t m, uint64_t amax, const u
         for (j = 0; j < nb; j++) {
             uint64_t id = b[j];
             int32_t r = id <= amax ? rowmap[id] : 0;
-            const uint64_t *mk;
-            uint64_t carry = 0;
-            if (!r)
-                continue;
-            mk = masks + (r - 1) * words;
-            for (w = 0; w < words; w++) {
-                uint64_t x = v[w], u = x & mk[w];
-                uint64_t t = x + u;
-                uint64_t c1 = t < x;
-                uint64_t s2 = t + carry;
-                carry = c1 | (s2 < t);
-                v[w] = s2 | (x & ~mk[w]);
-            }
-            v[words - 1] &= top;
+            if (r)
+                lcs_step(v, masks + (r - 1) * words, words, top);
         }
     }
     result = m;
@@ -831,7 +819,7 @@ static int
 union_marks(Scratch *sc, const uint64_t *a, Py_ssize_t m, const uint64_t *b, Py_ssize_t nb,
             uint64_t *un)
 {
-    Py_ssize_t words = (m + 63) / 64, size, hmask, i, j, w, distinct = 0;
+    Py_ssize_t words = (m + 63) / 64, size, j, w;
     int bits;
     uint64_t top = (m % 64) ? ((UINT64_C(1) << (m % 64)) - 1) : ~UINT64_C(0);
     uint64_t *masks, *cols, *v, *zero;
@@ -840,7 +828,6 @@ union_marks(Scratch *sc, const uint64_t *a, Py_ssize_t m, const uint64_t *b, Py_
     Py_ssize_t need;
 
     size = table_size(m, &bits);
-    hmask = size - 1;
     slots = (KeySlot *)scratch_get((void **)&sc->slots, &sc->slotcap, size, sizeof(KeySlot));
     /* u64 scratch: masks m*words, cols nb*words, v words, zero words */
     need = m * words + nb * words + 2 * words + nb;
@@ -853,54 +840,14 @@ union_marks(Scratch *sc, const uint64_t *a, Py_ssize_t m, const uint64_t *b, Py_
     row = (Py_ssize_t *)(zero + words);
     memset(masks, 0, (size_t)(m * words) * sizeof(uint64_t));
     memset(zero, 0, (size_t)words * sizeof(uint64_t));
-    for (i = 0; i < size; i++)
-        slots[i].index = -1;
-    for (i = 0; i < m; i++) {
-        uint64_t key = a[i];
-        Py_ssize_t s = (Py_ssize_t)(mix64(key) >> (64 - bits));
-        for (;;) {
-            KeySlot *e = &slots[s];
-            if (e->index < 0) {
-                e->key = key;
-                e->index = distinct++;
-                break;
-            }
-            if (e->key == key)
-                break;
-            s = (s + 1) & hmask;
-        }
-        masks[slots[s].index * words + i / 64] |= UINT64_C(1) << (i % 64);
-    }
+    key_masks_build(slots, bits, a, m, masks, words);
     for (w = 0; w < words; w++)
         v[w] = ~UINT64_C(0);
     v[words - 1] = top;
     for (j = 0; j < nb; j++) {
-        uint64_t key = b[j];
-        Py_ssize_t s = (Py_ssize_t)(mix64(key) >> (64 - bits));
-        row[j] = -1;
-        for (;;) {
-            KeySlot *e = &slots[s];
-            if (e->index < 0)
-                break;
-            if (e->key == key) {
-                row[j] = e->index;
-                break;
-            }
-            s = (s + 1) & hmask;
-        }
-        if (row[j] >= 0) {
-            const uint64_t *mk = masks + row[j] * words;
-            uint64_t carry = 0;
-            for (w = 0; w < words; w++) {
-                uint64_t x = v[w], u = x & mk[w];
-                uint64_t t = x + u;
-                uint64_t c1 = t < x;
-                uint64_t s2 = t + carry;
-                carry = c1 | (s2 < t);
-                v[w] = s2 | (x & ~mk[w]);
-            }
-            v[words - 1] &= top;
-        }
+        row[j] = key_masks_row(slots, bits, b[j]);
+        if (row[j] >= 0)
+            lcs_step(v, masks + row[j] * words, words, top);
         memcpy(cols + j * words, v, (size_t)words * sizeof(uint64_t));
     }
     /* v == full: no common token */
