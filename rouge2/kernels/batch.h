@@ -893,6 +893,32 @@ union_marks(Scratch *sc, const uint64_t *a, Py_ssize_t m, const uint64_t *b, Py_
     return 0;
 }
 
+/* The token counts of reference r and candidate c in the scratch tables
+   (which clip the union-LCS and WLCS hits); clear_pair_counts zeroes them
+   again, touching only the ids the texts hold. */
+static int
+count_pair(Scratch *sc, const Text *c, const Text *r)
+{
+    Py_ssize_t i;
+    if (scratch_counts(sc, max_id(c) > max_id(r) ? max_id(c) : max_id(r)) < 0)
+        return -1;
+    for (i = 0; i < r->ntok; i++)
+        sc->cnt_ref[r->tok[i]]++;
+    for (i = 0; i < c->ntok; i++)
+        sc->cnt_cand[c->tok[i]]++;
+    return 0;
+}
+
+static void
+clear_pair_counts(Scratch *sc, const Text *c, const Text *r)
+{
+    Py_ssize_t i;
+    for (i = 0; i < r->ntok; i++)
+        sc->cnt_ref[r->tok[i]] = 0;
+    for (i = 0; i < c->ntok; i++)
+        sc->cnt_cand[c->tok[i]] = 0;
+}
+
 /* ROUGE-1.5.5's summary-level union-LCS hit (both texts non-empty). */
 static int
 lcs_hit(Scratch *sc, const Text *c, const Text *r, double *hit)
@@ -902,12 +928,8 @@ lcs_hit(Scratch *sc, const Text *c, const Text *r, double *hit)
     Py_ssize_t uncap_words;
     if (c->nsent == 1 && r->nsent == 1)
         return lcs_len_ids(sc, r->tok, r->ntok, r->maxid, c->tok, c->ntok, c->maxid, hit);
-    if (scratch_counts(sc, max_id(c) > max_id(r) ? max_id(c) : max_id(r)) < 0)
+    if (count_pair(sc, c, r) < 0)
         return -1;
-    for (i = 0; i < r->ntok; i++)
-        sc->cnt_ref[r->tok[i]]++;
-    for (i = 0; i < c->ntok; i++)
-        sc->cnt_cand[c->tok[i]]++;
     uncap_words = (r->ntok + 63) / 64 + 1;
     un = (uint64_t *)PyMem_Malloc((size_t)uncap_words * sizeof(uint64_t));
     if (un == NULL) {
@@ -939,17 +961,11 @@ lcs_hit(Scratch *sc, const Text *c, const Text *r, double *hit)
         rs0 = re;
     }
     PyMem_Free(un);
-    for (i = 0; i < r->ntok; i++)
-        sc->cnt_ref[r->tok[i]] = 0;
-    for (i = 0; i < c->ntok; i++)
-        sc->cnt_cand[c->tok[i]] = 0;
+    clear_pair_counts(sc, c, r);
     *hit = (double)h;
     return 0;
 fail:
-    for (i = 0; i < r->ntok; i++)
-        sc->cnt_ref[r->tok[i]] = 0;
-    for (i = 0; i < c->ntok; i++)
-        sc->cnt_cand[c->tok[i]] = 0;
+    clear_pair_counts(sc, c, r);
     return -1;
 }
 
@@ -1031,20 +1047,18 @@ wlcs_marks(Scratch *sc, const uint64_t *model, Py_ssize_t m, const uint64_t *pee
 static int
 wlcs_raw(Scratch *sc, const Text *c, const Text *r, double w, double *hit_out, double *base_out)
 {
-    Py_ssize_t k, i, rs0 = 0;
+    Py_ssize_t k, rs0 = 0;
     double hit = 0.0, base = 0.0;
     unsigned char *mask;
-    if (scratch_counts(sc, max_id(c) > max_id(r) ? max_id(c) : max_id(r)) < 0)
-        return -1;
     mask = (unsigned char *)PyMem_Malloc((size_t)(r->ntok + 1));
     if (mask == NULL) {
         PyErr_NoMemory();
         return -1;
     }
-    for (i = 0; i < r->ntok; i++)
-        sc->cnt_ref[r->tok[i]]++;
-    for (i = 0; i < c->ntok; i++)
-        sc->cnt_cand[c->tok[i]]++;
+    if (count_pair(sc, c, r) < 0) {
+        PyMem_Free(mask);
+        return -1;
+    }
     for (k = 0; k < r->nsent; k++) {
         Py_ssize_t re = r->send[k], m = re - rs0, cs0 = 0, q, j, run = 0;
         const uint64_t *sent = r->tok + rs0;
@@ -1079,18 +1093,12 @@ wlcs_raw(Scratch *sc, const Text *c, const Text *r, double w, double *hit_out, d
         rs0 = re;
     }
     PyMem_Free(mask);
-    for (i = 0; i < r->ntok; i++)
-        sc->cnt_ref[r->tok[i]] = 0;
-    for (i = 0; i < c->ntok; i++)
-        sc->cnt_cand[c->tok[i]] = 0;
+    clear_pair_counts(sc, c, r);
     *hit_out = hit;
     *base_out = base;
     return 0;
 fail:
-    for (i = 0; i < r->ntok; i++)
-        sc->cnt_ref[r->tok[i]] = 0;
-    for (i = 0; i < c->ntok; i++)
-        sc->cnt_cand[c->tok[i]] = 0;
+    clear_pair_counts(sc, c, r);
     return -1;
 }
 
