@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from test_settings_xml_safety import settings_xml
+
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "resources" / "samples" / "paper-example"
 TIME_LIMIT = 60
@@ -49,15 +51,7 @@ def config(tmp, body="", measures="[rouge-1]", inputs=None):
 
 def settings(tmp, peer_root, peer, head=""):
     path = tmp / "settings.xml"
-    path.write_text(f"""{head}<ROUGE-EVAL version="1.5.5">
-<EVAL ID="0">
-<MODEL-ROOT>{SAMPLE / 'reference'}</MODEL-ROOT>
-<PEER-ROOT>{peer_root}</PEER-ROOT>
-<INPUT-FORMAT TYPE="SPL"></INPUT-FORMAT>
-<PEERS><P ID="P">{peer}</P></PEERS>
-<MODELS><M ID="0">task1_reference1.txt</M></MODELS>
-</EVAL></ROUGE-EVAL>
-""")
+    path.write_text(settings_xml(peer_root, peer, head))
     return path
 
 

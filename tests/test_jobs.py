@@ -11,22 +11,17 @@ ROUGE-1.5.5 fixtures the real script's expected report.
 from __future__ import annotations
 
 import filecmp
-import io
-import os
 import shutil
 from pathlib import Path
 
 import pytest
 
 from rouge2.cli import main
-from rouge2.cli.rouge155 import run as rouge155
 from rouge2.run import parallel
-from shared_data import SHARED
+from test_rouge155_fixtures import CASES, CASES_DIR, run_case
 
 REPO = Path(__file__).resolve().parents[1]
 NEWS = REPO / "resources" / "samples" / "summeval-mini.jsonl"
-CASES_DIR = SHARED / "fixtures" / "rouge155"
-CASES = sorted(p.name for p in CASES_DIR.iterdir() if (p / "expected.txt").exists()) if CASES_DIR.is_dir() else []
 
 
 @pytest.fixture
@@ -96,15 +91,6 @@ def test_run_statistics_units_in_workers(tmp_path, eight_cores):
     assert eight_cores == [8]
 
 
-def _rouge155(case_dir: Path, argv: list[str]) -> tuple[int, bytes, str]:
-    out, err = io.BytesIO(), io.StringIO()
-    old = os.getcwd()
-    os.chdir(case_dir)
-    try:
-        rc = rouge155(argv, out, err)
-    finally:
-        os.chdir(old)
-    return rc, out.getvalue(), err.getvalue()
 
 
 @pytest.mark.skipif(not CASES, reason=f"no fixtures under {CASES_DIR}")
@@ -113,7 +99,7 @@ def test_rouge155_jobs_reproduce_the_script(case, eight_cores):
     case_dir = CASES_DIR / case
     flags = (case_dir / "flags.txt").read_text().split()
     expected = (case_dir / "expected.txt").read_bytes()
-    results = {jobs: _rouge155(case_dir, ["--jobs", str(jobs), *flags, "config.xml"]) for jobs in (1, 2, 8)}
+    results = {jobs: run_case(case_dir, ["--jobs", str(jobs), *flags, "config.xml"]) for jobs in (1, 2, 8)}
     for jobs, (rc, out, err) in results.items():
         assert rc == 0, err
         assert out == expected, jobs
@@ -144,12 +130,12 @@ def _layout(root: Path) -> None:
 def test_rouge155_jobs_warnings_once_in_order(tmp_path, eight_cores):
     _layout(tmp_path)
     argv = ["-a", "-n", "2", "-2", "4", "-U", "-w", "1.2", "-d", "-l", "10", "-r", "50", "c.xml"]
-    one = _rouge155(tmp_path, argv)
+    one = run_case(tmp_path, argv)
     assert one[0] == 0
     assert one[2].count("does not exist for evaluation 2") == 1
     assert one[2].count("empty text") == 1
     for jobs in (2, 8):
-        assert _rouge155(tmp_path, ["--jobs", str(jobs), *argv]) == one
+        assert run_case(tmp_path, ["--jobs", str(jobs), *argv]) == one
     assert eight_cores == [2, 8]
 
 
@@ -157,16 +143,16 @@ def test_rouge155_jobs_error_prints_no_partial_report(tmp_path, eight_cores):
     _layout(tmp_path)
     (tmp_path / "p" / "3.C.txt").unlink()  # system C fails at its first measure
     argv = ["-a", "-n", "2", "-r", "20", "c.xml"]
-    one = _rouge155(tmp_path, argv)
+    one = run_case(tmp_path, argv)
     errors = [line for line in one[2].splitlines() if line.startswith("rouge2 rouge155: error:")]
     assert one[0] == 2 and len(errors) == 1 and "Cannot open system summary" in errors[0]
     assert one[1] == b""  # the report is printed whole or not at all
-    assert _rouge155(tmp_path, ["--jobs", "2", *argv]) == one
+    assert run_case(tmp_path, ["--jobs", "2", *argv]) == one
 
 
 @pytest.mark.parametrize("bad", ["x", "-1"])
 def test_rouge155_jobs_value_checked(tmp_path, bad):
-    rc, out, err = _rouge155(tmp_path, ["--jobs", bad, "-a", "c.xml"])
+    rc, out, err = run_case(tmp_path, ["--jobs", bad, "-a", "c.xml"])
     assert rc == 2 and err.startswith("rouge2 rouge155: error: option --jobs needs") and err.count("\n") == 1
 
 

@@ -32,15 +32,7 @@ from rouge2.data import read_resource
 from rouge2.kernels import python as py_kernels
 from shared_data import SHARED, missing
 
-try:
-    from rouge2.kernels import _speedups
-except ImportError:  # pragma: no cover - depends on the build
-    _speedups = None
-
-needs_c = pytest.mark.skipif(
-    _speedups is None,
-    reason="rouge2.kernels._speedups is not built (no C compiler at install time); pure Python only",
-)
+from test_speedups import _speedups, needs_c
 
 WORD = re.compile(r"[a-z0-9]+")
 
