@@ -33,7 +33,7 @@ from rouge2.measures.lcs import LCS, WLCS
 from rouge2.measures.ngram import NGram
 from rouge2.measures.skipgram import SkipBigram
 from rouge2.scoring.checks import check_references, check_text
-from rouge2.stats.combine import combine_many, entry_stats
+from rouge2.stats.combine import combine, combine_many, entry_stats
 
 #: pairs scored per kernel call; only the vocabulary outlives a chunk
 CHUNK = 4096
@@ -69,8 +69,6 @@ def measure_spec(m: Measure):
 def per_pair_scores(scorer, pairs) -> tuple[list[dict], list[dict]]:
     """``(scores, stats)`` of ``pairs`` through the per-pair path: per pair
     ``{name: Score}`` and ``{name: [PairStats against each reference]}``."""
-    from rouge2.stats.combine import combine
-
     o = scorer.options
     scores, stats = [], []
     for c, r in pairs:

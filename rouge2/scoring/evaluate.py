@@ -19,8 +19,9 @@ from typing import Any, Sequence
 
 from rouge2.errors import UserError
 from rouge2.measures.base import PairStats
-from rouge2.scoring.options import Options
+from rouge2.scoring.batch import batch_plan, per_pair_scores
 from rouge2.scoring.checks import check_text
+from rouge2.scoring.options import Options
 from rouge2.scoring.scorer import DEFAULT_MEASURES, Scorer
 from rouge2.scoring.signature import data_versions, signature, signature_line
 from rouge2.stats.aggregate import STAT_NAMES, summarize
@@ -142,8 +143,6 @@ def evaluate(predictions: Sequence[Any], references: Sequence[Any],
         scorer.prefetch([*preds, *(x for r in refs for x in r)])
     per_summary: list[dict[str, Score]] = []
     all_stats: list[dict[str, list[PairStats]]] = []
-    from rouge2.scoring.batch import batch_plan, per_pair_scores
-
     plan = batch_plan(scorer, measures)
     pairs = list(zip(preds, refs))
     parts = plan.iter_stats(pairs) if plan is not None else [per_pair_scores(scorer, pairs)]
