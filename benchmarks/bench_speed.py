@@ -37,7 +37,6 @@ import gc
 import json
 import math
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -49,9 +48,9 @@ from pathlib import Path
 os.environ["RAYON_NUM_THREADS"] = "1"
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _common as C  # noqa: E402
+import _common as C
 
-import rouge2  # noqa: E402
+import rouge2
 
 try:
     from rouge_score import rouge_scorer as rs_py

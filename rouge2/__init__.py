@@ -7,11 +7,23 @@
 
 from rouge2._version import __version__
 from rouge2.errors import UserError
+from rouge2.scoring.batch import StatsChunk
 from rouge2.scoring.evaluate import Evaluation, evaluate
 from rouge2.scoring.options import Options
-from rouge2.scoring.batch import StatsChunk
 from rouge2.scoring.scorer import Scorer, corpus_stats, iter_corpus_stats, score, score_corpus
 from rouge2.stats.prf import Score
 
-__all__ = ["__version__", "Evaluation", "Options", "Score", "Scorer", "UserError", "corpus_stats",
-           "evaluate", "iter_corpus_stats", "score", "score_corpus", "StatsChunk"]
+__all__ = [
+           "Evaluation",
+           "Options",
+           "Score",
+           "Scorer",
+           "StatsChunk",
+           "UserError",
+           "__version__",
+           "corpus_stats",
+           "evaluate",
+           "iter_corpus_stats",
+           "score",
+           "score_corpus",
+]

@@ -10,7 +10,7 @@ run used, so two runs with the same signature read the same data.
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
+from functools import cache
 from importlib import resources as _resources
 from pathlib import Path
 
@@ -43,7 +43,7 @@ def read_resource(*parts: str) -> bytes:
         ) from exc
 
 
-@lru_cache(maxsize=None)
+@cache
 def resource_sha256(*parts: str) -> str:
     """``sha256:<hex>`` of a shipped file (computed once per process)."""
     return "sha256:" + hashlib.sha256(read_resource(*parts)).hexdigest()

@@ -21,8 +21,8 @@ import codecs
 import json
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from rouge2.errors import UserError
 

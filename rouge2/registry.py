@@ -22,8 +22,9 @@ spelling is the one registered.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generic, Iterator, TypeVar
+from typing import Any, Generic, TypeVar
 
 from rouge2.errors import UserError
 

@@ -104,7 +104,7 @@ class Browser:
             self._pump(end - time.monotonic())
 
     # -- pages -------------------------------------------------------------
-    def open(self, url: str, width: int = 1200, height: int = 900) -> "Page":
+    def open(self, url: str, width: int = 1200, height: int = 900) -> Page:
         target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
         session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         page = Page(self, session)
@@ -129,7 +129,7 @@ class Browser:
                 pass
         shutil.rmtree(self._profile, ignore_errors=True)
 
-    def __enter__(self) -> "Browser":
+    def __enter__(self) -> Browser:
         return self
 
     def __exit__(self, *exc) -> None:

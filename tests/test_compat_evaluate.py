@@ -18,11 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer as ref_rouge_scorer
 from rouge_score import scoring as ref_scoring
+from test_compat_rouge_score import assert_same, texts
 
 from rouge2 import UserError
 from rouge2.compat import evaluate as rouge
-
-from test_compat_rouge_score import assert_same, texts
 
 
 def metric(predictions, references, rouge_types=None, use_aggregator=True, use_stemmer=False, tokenizer=None):

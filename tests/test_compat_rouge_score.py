@@ -528,7 +528,7 @@ def test_migrating_doc_examples():
 def test_bytes_texts(path):
     """rouge-score takes bytes too: ASCII-lowercased, then decoded as UTF-8."""
     target = "\u212aelvin went.\nThe CAT sat".encode()
-    prediction = "kelvin Went\nthe cat".encode()
+    prediction = b"kelvin Went\nthe cat"
     for stem in (False, True):
         theirs = ref_scorer(ALL_TYPES, stem).score(target, prediction)
         with kernel_path(path):

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rouge2.errors import UserError
 from rouge2.cli.run import convert_properties_main, run_main
-from rouge2.config.yaml_config import parse_config
 from rouge2.config.properties import convert_properties, java_stopword_entries, parse_properties
+from rouge2.config.yaml_config import parse_config
+from rouge2.errors import UserError
 
 
 def java(shared) -> Path:

@@ -1,12 +1,11 @@
 """The worked examples of docs/synonyms.md and docs/topics.md, number for number."""
 
 import pytest
+from test_paper_example import REF, SYS1, SYS2
 
 import rouge2
 from rouge2.pos import SpacyTagger
 from rouge2.synonyms import WordNetMatcher
-
-from test_paper_example import REF, SYS1, SYS2
 
 
 def rpf(s, nd=6):

@@ -20,12 +20,12 @@ import re
 from pathlib import Path
 
 import pytest
+from shared_data import SHARED
 
 import rouge2
 from rouge2.cli.rouge155 import run as rouge155_run
 from rouge2.config.yaml_config import load_config
 from rouge2.run.runner import run
-from shared_data import SHARED
 
 REPO = Path(__file__).resolve().parents[1]
 CASES_DIR = SHARED / "fixtures" / "rouge155"

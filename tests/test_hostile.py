@@ -15,7 +15,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from test_settings_xml_safety import settings_xml
 
 ROOT = Path(__file__).resolve().parents[1]

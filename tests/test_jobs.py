@@ -15,10 +15,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from test_rouge155_fixtures import CASES, CASES_DIR, run_case
 
 from rouge2.cli import main
 from rouge2.run import parallel
-from test_rouge155_fixtures import CASES, CASES_DIR, run_case
 
 REPO = Path(__file__).resolve().parents[1]
 NEWS = REPO / "resources" / "samples" / "summeval-mini.jsonl"

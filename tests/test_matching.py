@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,7 +19,7 @@ def brute_force(cand: dict, ref: dict, related) -> int:
     cs = [u for u, c in sorted(cand.items(), key=repr) for _ in range(c)]
     rs = [v for v, r in sorted(ref.items(), key=repr) for _ in range(r)]
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(i: int, used: int) -> int:
         if i == len(cs):
             return 0

@@ -1,8 +1,9 @@
 """The installed package must hold every subpackage and the shipped data."""
 
-import tomllib
 from importlib import resources
 from pathlib import Path
+
+import tomllib
 
 import rouge2
 

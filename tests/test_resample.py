@@ -20,8 +20,16 @@ from hypothesis import strategies as st
 from rouge2.kernels import python as pyk
 from rouge2.stats import resample
 from rouge2.stats.bootstrap import (
-    _fmeasure_t1, bootstrap_interval, fmt5, mean, percentile, perl_index, perl_int,
-    perl_loop_count, resample_indices, script_averages,
+    _fmeasure_t1,
+    bootstrap_interval,
+    fmt5,
+    mean,
+    percentile,
+    perl_index,
+    perl_int,
+    perl_loop_count,
+    resample_indices,
+    script_averages,
 )
 from rouge2.stats.drand48 import PerlRandom
 from rouge2.stats.significance import paired_test

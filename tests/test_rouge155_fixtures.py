@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from shared_data import SHARED, missing
 
 from rouge2.cli.rouge155 import run
-from shared_data import SHARED, missing
 
 CASES_DIR = SHARED / "fixtures" / "rouge155"
 CASES = sorted(p.name for p in CASES_DIR.iterdir() if (p / "expected.txt").exists()) if CASES_DIR.is_dir() else []

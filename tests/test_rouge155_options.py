@@ -4,10 +4,10 @@ import io
 
 import pytest
 
-from rouge2.errors import UserError
 from rouge2.cli.rouge155 import run
-from rouge2.run.rouge155 import measure_plan
 from rouge2.config.rouge155_args import getopts, parse_args, perl_num
+from rouge2.errors import UserError
+from rouge2.run.rouge155 import measure_plan
 
 
 def test_bundled_flags_and_values():

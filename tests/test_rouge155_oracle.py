@@ -22,11 +22,10 @@ import os
 import random
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-
-import sys
 
 import rouge2
 from rouge2.cli.rouge155 import run

@@ -16,13 +16,13 @@ import shutil
 from pathlib import Path
 
 import pytest
+from shared_data import SHARED, missing
 
 from rouge2 import kernels
 from rouge2.cli import main
 from rouge2.run import parallel
 from rouge2.run.parallel import PairScorer
 from rouge2.scoring import batch
-from shared_data import SHARED, missing
 
 REPO = Path(__file__).resolve().parents[1]
 NEWS = REPO / "resources" / "samples" / "summeval-mini.jsonl"
@@ -203,7 +203,6 @@ def test_rouge155_batch_and_per_pair_identical(case, monkeypatch):
     batch path on and off (the fixture tests compare the report with the
     script's); -l / -b limits keep the per-pair path."""
     import io
-    import os
 
     from rouge2.cli.rouge155 import run as rouge155
     from rouge2.run import rouge155 as engine
@@ -241,10 +240,10 @@ def test_score_items_equals_one_item_at_a_time(monkeypatch):
     their int/float types) and empty-text counts, variant by variant."""
     from hypothesis import given, settings
     from hypothesis import strategies as st
+    from test_batch import options, references, text
 
     from rouge2.io.inputs import InputItem
     from rouge2.scoring.options import Options
-    from test_batch import options, references, text
 
     monkeypatch.setattr(batch, "ENABLED", True)
 

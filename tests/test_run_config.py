@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 
 import rouge2
-from rouge2.errors import UserError
 from rouge2.config.yaml_config import load_config, parse_config
+from rouge2.errors import UserError
 
 REPO = Path(__file__).resolve().parents[1]
 CONFIGS = sorted((REPO / "configs").glob("*.yaml"))

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from rouge2.errors import UserError
 from rouge2.analysis.sentences import split_sentences
+from rouge2.errors import UserError
 from rouge2.io.inputs import Columns, InputsConfig, decoded_lines, read_inputs
 
 REPO = Path(__file__).resolve().parents[1]

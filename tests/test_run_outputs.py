@@ -12,9 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rouge2.errors import UserError
-from rouge2.io import atomic, writers as out
 from rouge2.config.yaml_config import load_config
+from rouge2.errors import UserError
+from rouge2.io import atomic
+from rouge2.io import writers as out
 from rouge2.run.runner import run
 
 REPO = Path(__file__).resolve().parents[1]

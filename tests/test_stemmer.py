@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 
 import pytest
+from shared_data import SHARED, missing
 
 from rouge2.analysis import stem as stem_mod
 from rouge2.analysis.stem import (
@@ -15,7 +16,6 @@ from rouge2.analysis.stem import (
     stem_rouge155_token,
 )
 from rouge2.errors import UserError
-from shared_data import SHARED, missing
 
 FIXTURE = SHARED / "fixtures" / "stemmer" / "rouge155_stems.tsv.gz"
 

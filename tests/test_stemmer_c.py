@@ -18,6 +18,8 @@ import string
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from shared_data import SHARED, missing
+from test_speedups import _speedups, needs_c
 
 from rouge2 import kernels
 from rouge2.analysis import stem as stem_mod
@@ -30,9 +32,6 @@ from rouge2.analysis.stem import (
 )
 from rouge2.data import read_resource
 from rouge2.kernels import python as py_kernels
-from shared_data import SHARED, missing
-
-from test_speedups import _speedups, needs_c
 
 WORD = re.compile(r"[a-z0-9]+")
 

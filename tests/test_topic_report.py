@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from rouge2.errors import UserError
-from rouge2.run import parallel
 from rouge2.config.yaml_config import load_config, parse_config
+from rouge2.errors import UserError
 from rouge2.io.atomic import OutputTransaction
 from rouge2.io.inputs import InputItem
 from rouge2.io.topic_report import TopicReportWriter, report_paths
 from rouge2.measures.coverage import TopicCoverage, assign
+from rouge2.run import parallel
 from rouge2.run.runner import run
 from rouge2.stats.bootstrap import bootstrap_interval
 from rouge2.stats.coverage import natural_key

@@ -175,8 +175,8 @@ def test_correlate_command_json(shared, tmp_path):
                           "kendall"}
     assert first["variant"] is None and set(first["pearson"]) == {"value", "ci"}
     # the same numbers as the library computes from the same tables
-    from rouge2.stats.correlation import correlate
     import rouge2
+    from rouge2.stats.correlation import correlate
     scores = rouge2.score_corpus([(json.loads(x)["candidate"], json.loads(x)["references"])
                                   for x in rows.read_text().splitlines()], measures=["rouge-1"])
     keys = [(json.loads(x)["system"], json.loads(x)["task"]) for x in rows.read_text().splitlines()]

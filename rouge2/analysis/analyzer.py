@@ -9,7 +9,7 @@ shared by sixteen systems is tokenized, stemmed and counted once.
 from __future__ import annotations
 
 import warnings
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from rouge2.analysis.limits import flat_text, lcs_sentences
 from rouge2.analysis.sentences import SENTENCES
@@ -27,7 +27,7 @@ class AnalyzedText:
     holds a part-of-speech tag per token when a tagger was used.
     """
 
-    __slots__ = ("tokens", "sentences", "surface", "tags", "features", "source", "tag_source")
+    __slots__ = ("features", "sentences", "source", "surface", "tag_source", "tags", "tokens")
 
     def __init__(self, tokens, sentences, surface=None, tags=None):
         # Lists, shared where possible (a one-sentence text's only sentence
@@ -41,7 +41,7 @@ class AnalyzedText:
         # The raw text a length limit keeps (None without limits): what taggers see.
         self.tag_source: str | None = None
 
-    def feature(self, key, build: Callable[["AnalyzedText"], object]):
+    def feature(self, key, build: Callable[[AnalyzedText], object]):
         """Per-measure data computed once per text and kept for reuse."""
         try:
             return self.features[key]
@@ -228,7 +228,7 @@ class Analyzer:
     def stems(self) -> bool:
         return self._stemmer is not None
 
-    def analyze_tagged(self, text: "AnalyzedText", tagger) -> list[tuple[str, str, str]]:
+    def analyze_tagged(self, text: AnalyzedText, tagger) -> list[tuple[str, str, str]]:
         """(stem, word, tag) for each kept token of ``text``, tagged on its raw form.
 
         The tagger sees the original text (case and punctuation intact); each

@@ -25,8 +25,8 @@ docs/differences.md.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Callable, Union
 
 __all__ = [
     "NON_ALPHANUM_PATTERN",
@@ -47,7 +47,7 @@ _WORD = re.compile(r"[a-z0-9]+")
 _valid = re.compile(VALID_TOKEN_PATTERN).match
 
 
-def rouge_score_words(text: Union[str, bytes]) -> list[str]:
+def rouge_score_words(text: str | bytes) -> list[str]:
     """Steps 1-2: the lowercased ``[a-z0-9]`` runs of ``text``, before stemming."""
     if isinstance(text, bytes):
         # bytes.lower() touches ASCII only; the decode is UTF-8, strict.
@@ -82,7 +82,7 @@ def rouge_score_stem(word: str) -> str | None:
 
 
 def rouge_score_tokens(
-    text: Union[str, bytes], stem: Union[bool, Callable[[str], str], None] = False
+    text: str | bytes, stem: bool | Callable[[str], str] | None = False
 ) -> list[str]:
     """The tokens rouge-score 0.1.2 makes of ``text``.
 

@@ -18,14 +18,11 @@ on it.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from rouge2.registry import Registry
 
-_ABBREVIATIONS = frozenset("""
-mr mrs ms dr prof sr jr st mt vs etc e.g i.e fig no vol gen col lt sgt capt rev
-jan feb mar apr jun jul aug sep sept oct nov dec inc ltd co corp u.s u.k
-""".split())
+_ABBREVIATIONS = frozenset(["mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "mt", "vs", "etc", "e.g", "i.e", "fig", "no", "vol", "gen", "col", "lt", "sgt", "capt", "rev", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "inc", "ltd", "co", "corp", "u.s", "u.k"])
 _CLOSERS = "\"'”’)]}»"
 
 

@@ -36,8 +36,8 @@ two agree exactly.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from rouge2.data import read_resource
 from rouge2.errors import UserError
@@ -46,17 +46,17 @@ from rouge2.registry import Registry, suggest
 
 __all__ = [
     "EXCEPTION_FILES",
-    "exception_table",
-    "porter_stem",
     "ROUGE155",
     "ROUGE155_MEMO_LIMIT",
-    "batch_stemmer",
-    "rouge155_stem",
-    "rouge155_stem_uncached",
-    "snowball_stemmer",
     "SNOWBALL_LANGUAGES",
     "STEMMERS",
     "Stemmer",
+    "batch_stemmer",
+    "exception_table",
+    "porter_stem",
+    "rouge155_stem",
+    "rouge155_stem_uncached",
+    "snowball_stemmer",
     "stem_rouge155_token",
 ]
 

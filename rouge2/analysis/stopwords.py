@@ -23,7 +23,7 @@ from __future__ import annotations
 import importlib
 import os
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Union
 
@@ -37,7 +37,7 @@ __all__ = ["STOPWORDS", "canonical_stopwords", "load_stopwords"]
 StopwordSpec = Union[bool, str, "os.PathLike[str]", None]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _smart() -> frozenset[str]:
     # The script chomps each line and adds it as is.
     text = read_resource("rouge155", "smart_common_words.txt").decode("latin-1")
@@ -47,7 +47,7 @@ def _smart() -> frozenset[str]:
     return frozenset(lines)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _rouge2_java() -> frozenset[str]:
     # The Java tool's file has three entries with a stray 0x94 byte after
     # "herse", "itse" and "myse".  The Java tool reads the file as ISO-8859-1
@@ -74,7 +74,7 @@ def _spacy_language(lang: str) -> str:
     return lang
 
 
-@lru_cache(maxsize=None)
+@cache
 def _spacy(lang: str) -> frozenset[str]:
     try:
         importlib.import_module("spacy")

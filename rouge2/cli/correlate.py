@@ -23,9 +23,9 @@ class _Parser(argparse.ArgumentParser):
 
 def main(argv: list[str]) -> int:
     from rouge2.io.judgments import read_judgments
-    from rouge2.limits import MAX_RESAMPLES, check_count
     from rouge2.io.results import read_results
     from rouge2.io.writers import format_correlations
+    from rouge2.limits import MAX_RESAMPLES, check_count
     from rouge2.stats.correlation import SCHEMES
     from rouge2.stats.meta import MetaSpec, Metric, comparisons, correlations, levels_of
 

@@ -8,9 +8,9 @@ input paths point at the installed sample data, so it runs from any folder.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import sys
-import importlib.util
 from pathlib import Path
 
 from rouge2.errors import UserError

@@ -11,11 +11,11 @@ import os
 import sys
 from typing import BinaryIO, TextIO
 
-from rouge2.errors import UserError
-from rouge2.run.rouge155 import Engine
 from rouge2.config.rouge155_args import USAGE, parse_args
+from rouge2.errors import UserError
 from rouge2.io.report155 import encode_line
 from rouge2.io.rouge155 import read_file_list, read_settings
+from rouge2.run.rouge155 import Engine
 
 PROG = "rouge2 rouge155"
 

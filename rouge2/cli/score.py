@@ -131,18 +131,17 @@ def _table(result, name: str | None = None) -> list[str]:
 def _per_summary(path: str, results: dict[str, Any]) -> None:
     from rouge2.io.atomic import OutputTransaction
 
-    with OutputTransaction() as tx:
-        with tx.open(path) as f:
-            for system, result in results.items():
-                for i, (scores, stats) in enumerate(zip(result.per_summary, result.stats)):
-                    row: dict[str, Any] = {"line": i + 1}
-                    if len(results) > 1:
-                        row["system"] = system
-                    row["scores"] = {m: {"recall": s.recall, "precision": s.precision,
-                                         "fmeasure": s.fmeasure} for m, s in scores.items()}
-                    row["stats"] = {m: [[x.hit, x.ref_total, x.cand_total] for x in v]
-                                    for m, v in stats.items()}
-                    f.write(json.dumps(row) + "\n")
+    with OutputTransaction() as tx, tx.open(path) as f:
+        for system, result in results.items():
+            for i, (scores, stats) in enumerate(zip(result.per_summary, result.stats)):
+                row: dict[str, Any] = {"line": i + 1}
+                if len(results) > 1:
+                    row["system"] = system
+                row["scores"] = {m: {"recall": s.recall, "precision": s.precision,
+                                     "fmeasure": s.fmeasure} for m, s in scores.items()}
+                row["stats"] = {m: [[x.hit, x.ref_total, x.cand_total] for x in v]
+                                for m, v in stats.items()}
+                f.write(json.dumps(row) + "\n")
 
 
 def corpus_main(args) -> int:

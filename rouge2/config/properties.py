@@ -37,9 +37,9 @@ import os
 import re
 from pathlib import Path
 
+from rouge2.analysis.stem import STEMMERS
 from rouge2.errors import UserError
 from rouge2.files import read_bytes
-from rouge2.analysis.stem import STEMMERS
 
 # The Java tool's defaults (its usage documentation, ROUGE 2.0 v1.2.2).
 JAVA_DEFAULTS = {
@@ -301,13 +301,13 @@ def convert_properties(path: str | Path, cwd: str | Path | None = None,
             lines.append("  # results.csv shows this). rouge2 uses its bundled copy of that list:")
             lines.append("  stopwords: rouge2-java")
         else:
-            lines.append(f"  # the stopwords.file was not found; fix this path before running:")
+            lines.append("  # the stopwords.file was not found; fix this path before running:")
             lines.append(f"  stopwords: {_q(show(sw))}")
     else:
         lines.append("  stopwords: false")
     synonyms = _bool(get("synonyms.use"))
     lines.append(f"  synonyms: {'true     # WordNet' if synonyms else 'false'}")
-    if "pos_tagger_name" in props and any("topic" in m for m in measures) or (
+    if ("pos_tagger_name" in props and any("topic" in m for m in measures)) or (
             synonyms and "pos_tagger_name" in props):
         lines.append(f"  # the Java tool tagged with the Stanford model {props['pos_tagger_name'][0].strip()!r};")
         lines.append("  # rouge2 tags with spaCy (rouge2 docs pos-tagging), so some tags can differ.")

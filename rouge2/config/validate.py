@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 import yaml
 
@@ -329,7 +330,7 @@ class Section:
     fields: dict[str, Kind]
     required: tuple[str, ...] = ()
 
-    def check(self, ctx: Ctx, node: yaml.Node | None) -> "Checked":
+    def check(self, ctx: Ctx, node: yaml.Node | None) -> Checked:
         if node is None or is_null(node):
             if self.required:
                 raise ctx.fail(node, f"'{self.name}' is missing the required key '{self.required[0]}'")

@@ -22,14 +22,31 @@ from typing import Any
 
 import yaml
 
-from rouge2.analysis.stopwords import STOPWORDS
-from rouge2.config.validate import (Apply, Bool, Checked, Choice, Ctx, Int, Kind, ListOf, Node,
-                                    Number, Section, Text, compose, is_bool, is_null, mapping,
-                                    read_config_text, show)
 from rouge2 import files
+from rouge2.analysis.stopwords import STOPWORDS
+from rouge2.config.validate import (
+    Apply,
+    Bool,
+    Checked,
+    Choice,
+    Ctx,
+    Int,
+    Kind,
+    ListOf,
+    Node,
+    Number,
+    Section,
+    Text,
+    compose,
+    is_bool,
+    is_null,
+    mapping,
+    read_config_text,
+    show,
+)
 from rouge2.errors import UserError
-from rouge2.limits import MAX_RESAMPLES, MAX_TEST_RESAMPLES
 from rouge2.io.inputs import INPUT_FORMATS, Columns, InputsConfig, compile_task_pattern
+from rouge2.limits import MAX_RESAMPLES, MAX_TEST_RESAMPLES
 from rouge2.measures import MEASURE_FORMS
 from rouge2.registry import suggest
 from rouge2.scoring.options import Options, alpha_from_beta, normalize

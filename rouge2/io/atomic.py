@@ -29,12 +29,12 @@ What stays true when things go wrong (docs/safety.md):
 from __future__ import annotations
 
 import errno
-import io
 import os
 import re
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
-from typing import IO, Iterable
+from typing import IO
 
 from rouge2.errors import UserError
 
@@ -262,7 +262,7 @@ class OutputTransaction:
             os.fchmod(fd, self._mode)
         except (OSError, AttributeError):  # pragma: no cover - e.g. Windows
             pass
-        handle = io.open(fd, "w", encoding="utf-8", newline=newline)
+        handle = open(fd, "w", encoding="utf-8", newline=newline)
         self._handles.append(handle)
         return _Handle(handle, final.parent)
 
@@ -331,7 +331,7 @@ class OutputTransaction:
                 pass
         self._done = True
 
-    def __enter__(self) -> "OutputTransaction":
+    def __enter__(self) -> OutputTransaction:
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:
@@ -385,7 +385,7 @@ class _Handle:
     def closed(self) -> bool:
         return self._h.closed
 
-    def __enter__(self) -> "_Handle":
+    def __enter__(self) -> _Handle:
         return self
 
     def __exit__(self, *exc) -> None:

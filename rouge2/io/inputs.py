@@ -31,15 +31,25 @@ import csv
 import json
 import re
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, NamedTuple
+from typing import NamedTuple
 
 from rouge2.errors import UserError
 from rouge2.files import decoded_lines, jsonl_objects, read_text
 
-__all__ = ["Columns", "InputItem", "InputsConfig", "INPUT_FORMATS", "DEFAULT_TASK_PATTERN",
-           "compile_task_pattern", "count_items", "list_pairs", "read_inputs"]
+__all__ = [
+    "DEFAULT_TASK_PATTERN",
+    "INPUT_FORMATS",
+    "Columns",
+    "InputItem",
+    "InputsConfig",
+    "compile_task_pattern",
+    "count_items",
+    "list_pairs",
+    "read_inputs",
+]
 
 
 #: the input formats, for ``inputs.format``

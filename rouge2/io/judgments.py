@@ -18,9 +18,10 @@ from __future__ import annotations
 import csv
 import json
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from rouge2.errors import UserError
 from rouge2.files import decoded_lines, jsonl_objects

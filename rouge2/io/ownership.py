@@ -27,13 +27,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from rouge2.errors import UserError
 from rouge2.io.atomic import OutputTransaction
 
-__all__ = ["MANIFEST", "OutputGuard", "OVERRIDE_HINT"]
+__all__ = ["MANIFEST", "OVERRIDE_HINT", "OutputGuard"]
 
 MANIFEST = ".rouge2-outputs.json"
 OVERRIDE_HINT = "set outputs.overwrite: true in the config (rouge2 run --overwrite) to replace it"

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from functools import cmp_to_key
-from typing import Mapping, Sequence
 
 from rouge2.stats.bootstrap import Averages
 

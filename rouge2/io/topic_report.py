@@ -33,11 +33,12 @@ import json
 import math
 import pickle
 import tempfile
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import IO, Any, Callable, Iterable, Sequence
+from typing import IO, Any
 
 from rouge2.errors import UserError
-from rouge2.measures.coverage import (  # noqa: F401  (re-exported: the runner imports them here)
+from rouge2.measures.coverage import (
     STATUSES,
     PairCoverage,
     ReferenceCoverage,
@@ -1044,5 +1045,16 @@ def _fmt(x: float | None) -> str:
     return "n/a" if x is None else f"{x:.1f}"
 
 
-__all__ = ["assign", "TopicCoverage", "TopicReportWriter", "PairCoverage", "ReferenceCoverage",
-           "report_topics", "report_paths", "CSV_HEADER", "STATUSES", "csv_path_for", "TASK_ORDERS"]
+__all__ = [
+    "CSV_HEADER",
+    "STATUSES",
+    "TASK_ORDERS",
+    "PairCoverage",
+    "ReferenceCoverage",
+    "TopicCoverage",
+    "TopicReportWriter",
+    "assign",
+    "csv_path_for",
+    "report_paths",
+    "report_topics",
+]

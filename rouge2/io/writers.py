@@ -21,11 +21,10 @@ from __future__ import annotations
 import csv
 import json
 import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import IO, Any, Iterable, Mapping, Sequence
+from typing import IO, Any
 
-from rouge2.errors import UserError
 from rouge2.stats.coverage import natural_key  # system2 before system10
 from rouge2.stats.prf import Score
 

@@ -60,8 +60,17 @@ from __future__ import annotations
 import os
 
 from rouge2.kernels import python
-from rouge2.kernels.python import clipped_hits, mask_lcs_length, packed_ngrams, position_masks
-from rouge2.kernels.python import DRAND48_A, DRAND48_C, DRAND48_SEED, MASK48, SCALE48  # Perl's drand48
+from rouge2.kernels.python import (  # Perl's drand48
+    DRAND48_A,
+    DRAND48_C,
+    DRAND48_SEED,
+    MASK48,
+    SCALE48,
+    clipped_hits,
+    mask_lcs_length,
+    packed_ngrams,
+    position_masks,
+)
 
 
 def _load_c():
@@ -141,24 +150,22 @@ lcs_marks = python.lcs_marks
 
 __all__ = [
     "BATCH",
-    "BatchKernels",
     "HAVE_C",
-    "indexed_sums",
-    "mt_bootstrap_sums",
-    "mt_signed_sums",
-    "mt_words",
-    "perl_resample_table",
-    "signed_sums",
-    "words_below",
     "PY_BATCH",
-    "finish_many",
+    "BatchKernels",
     "clipped_hits",
+    "finish_many",
+    "indexed_sums",
     "lcs_length",
     "lcs_marks",
     "lcs_marks_small",
     "mask_lcs_length",
+    "mt_bootstrap_sums",
+    "mt_signed_sums",
+    "mt_words",
     "ngram_hits",
     "packed_ngrams",
+    "perl_resample_table",
     "porter155_stem",
     "position_masks",
     "py_lcs_length",
@@ -167,5 +174,7 @@ __all__ = [
     "py_token_ids",
     "rouge155_stemmer",
     "rouge155_tokens",
+    "signed_sums",
     "token_ids",
+    "words_below",
 ]

@@ -198,7 +198,6 @@ class MemoStemmer:
 # like the builtin ``sum`` of Python <= 3.11 (3.12 compensates, so it is
 # not used here).
 
-from array import array  # noqa: E402
 
 #: Perl's drand48 (also used by rouge2.stats.drand48)
 DRAND48_A = 0x5DEECE66D

@@ -38,7 +38,7 @@ from rouge2.measures.ngram import NGram
 from rouge2.measures.skipgram import SkipBigram
 from rouge2.registry import suggest
 
-__all__ = ["Measure", "PairStats", "parse_measure", "canonical_measure", "MEASURE_FORMS"]
+__all__ = ["MEASURE_FORMS", "Measure", "PairStats", "canonical_measure", "parse_measure"]
 
 #: the forms of measure names, for messages and docs
 MEASURE_FORMS = (

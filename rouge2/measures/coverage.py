@@ -40,8 +40,9 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from rouge2.errors import UserError
 
@@ -354,4 +355,4 @@ class TopicCoverage:
         return result
 
 
-__all__ = ["assign", "TopicCoverage", "PairCoverage", "ReferenceCoverage", "STATUSES", "STATUS_CODE"]
+__all__ = ["STATUSES", "STATUS_CODE", "PairCoverage", "ReferenceCoverage", "TopicCoverage", "assign"]

@@ -19,13 +19,11 @@ from __future__ import annotations
 from collections import Counter
 
 from rouge2 import kernels as _kernels
-from rouge2.kernels import mask_lcs_length as lcs_length
 from rouge2.kernels import lcs_marks, position_masks
+from rouge2.kernels import mask_lcs_length as lcs_length
 from rouge2.kernels.python import wlcs_marks as _wlcs_marks
 from rouge2.measures.base import Measure, PairStats
 from rouge2.measures.ngram import ids_of, token_ids
-
-
 
 
 def _sentence_masks(text):
@@ -251,10 +249,7 @@ class WLCS(Measure):
                     tok = sent[j]
                     if ref_left.get(tok, 0) > 0 and cand_left.get(tok, 0) > 0:
                         run += 1
-                        if j + 1 < m and not mask[j + 1]:
-                            hit += run ** w
-                            run = 0
-                        elif j + 1 == m:
+                        if (j + 1 < m and not mask[j + 1]) or j + 1 == m:
                             hit += run ** w
                             run = 0
                         ref_left[tok] -= 1

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from rouge2.measures.base import Measure, PairStats
 from rouge2.kernels import clipped_hits
+from rouge2.measures.base import Measure, PairStats
 
 #: (stem, word, tag, universal tag) of one topic token
 TopicUnit = tuple[str, str, str, str]

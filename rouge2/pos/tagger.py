@@ -24,8 +24,8 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from rouge2.errors import UserError
 from rouge2.registry import Registry
@@ -109,7 +109,7 @@ class Tagger(ABC):
 
 def _import_spacy():
     try:
-        import spacy  # noqa: PLC0415  (lazy: spaCy takes a second to import)
+        import spacy
     except ImportError:
         raise UserError(
             "topic measures and POS tagging need spaCy, which the core install leaves out: "
@@ -203,7 +203,7 @@ class SpacyTagger(Tagger):
                 nlp = spacy.load(Path(self.model), exclude=exclude)
         except UserError:
             raise
-        except Exception as exc:  # noqa: BLE001  (spaCy raises OSError/ValueError/...)
+        except Exception as exc:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise UserError(f"cannot load spaCy pipeline {self.model!r}: {first}") from None
         factories = {nlp.get_pipe_meta(name).factory for name in nlp.pipe_names}
@@ -341,6 +341,15 @@ TAGGERS.add_family("spacy:", "spacy:<pipeline>", lambda name: name.strip(),
                    lambda name: (lambda: SpacyTagger(name)), "an installed spaCy pipeline or its folder")
 
 __all__ = [
-    "Tagger", "SpacyTagger", "PretaggedTagger", "load_tagger", "default_model",
-    "DEFAULT_MODELS", "EXCLUDED_COMPONENTS", "TAGGING_FACTORIES", "Tagged", "Annotated", "TAGGERS",
+    "DEFAULT_MODELS",
+    "EXCLUDED_COMPONENTS",
+    "TAGGERS",
+    "TAGGING_FACTORIES",
+    "Annotated",
+    "PretaggedTagger",
+    "SpacyTagger",
+    "Tagged",
+    "Tagger",
+    "default_model",
+    "load_tagger",
 ]

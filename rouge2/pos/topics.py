@@ -175,7 +175,7 @@ class TopicSelector:
     naming ``AUX`` in the spec selects auxiliaries whatever it says.
     """
 
-    __slots__ = ("families", "exact", "upos", "tags", "canonical", "auxiliaries", "_drop_aux")
+    __slots__ = ("_drop_aux", "auxiliaries", "canonical", "exact", "families", "tags", "upos")
 
     def __init__(self, families: frozenset[str] = frozenset(), exact: frozenset[str] = frozenset(),
                  upos: frozenset[str] = frozenset(), *, auxiliaries: bool = False):
@@ -205,7 +205,7 @@ class TopicSelector:
         self.canonical: str = "|".join(parts)
 
     @classmethod
-    def parse(cls, spec: str, *, auxiliaries: bool = False) -> "TopicSelector":
+    def parse(cls, spec: str, *, auxiliaries: bool = False) -> TopicSelector:
         """Parse ``nn|jj``-style specs (case-insensitive, ``|``-separated)."""
         if not isinstance(spec, str) or not spec.strip():
             raise UserError(f"empty topic spec; give POS codes like nn|jj ({_valid_codes_message()})")
@@ -263,7 +263,7 @@ class TopicSelector:
         return hash((self.canonical, self.auxiliaries))
 
 
-def parse_topics(spec: "str | TopicSelector", *, auxiliaries: bool | None = None) -> TopicSelector:
+def parse_topics(spec: str | TopicSelector, *, auxiliaries: bool | None = None) -> TopicSelector:
     """A :class:`TopicSelector` from a spec string (a selector passes through,
     unless ``auxiliaries`` asks for a different setting)."""
     if isinstance(spec, TopicSelector):

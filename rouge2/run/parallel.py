@@ -24,8 +24,9 @@ from __future__ import annotations
 import gc
 import os
 import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from math import ceil
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any
 
 from rouge2.io.inputs import InputItem
 from rouge2.measures.base import PairStats
@@ -217,9 +218,8 @@ class Workers:
     def pool(self):
         if self._pool is None:
             import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
-
             import threading
+            from concurrent.futures import ProcessPoolExecutor
 
             # fork only a single-threaded process (a thread holding a lock at the
             # fork would leave that lock held forever in the child)
@@ -251,7 +251,7 @@ class Workers:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
 
-    def __enter__(self) -> "Workers":
+    def __enter__(self) -> Workers:
         return self
 
     def __exit__(self, *exc) -> None:

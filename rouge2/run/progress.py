@@ -26,7 +26,8 @@ nothing.  Bars never write to stdout and never change a result.
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable, Iterable, Iterator, TypeVar
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -57,7 +58,7 @@ class Phase:
             bar, self._bar = self._bar, None
             bar.close()
 
-    def __enter__(self) -> "Phase":
+    def __enter__(self) -> Phase:
         return self
 
     def __exit__(self, *exc) -> None:

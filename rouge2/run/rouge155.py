@@ -33,24 +33,24 @@ undefined):
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
+from rouge2.config.rouge155_args import Options
 from rouge2.errors import UserError
+from rouge2.io.formats155 import flat_text_undefined, read_sentences
+from rouge2.io.report155 import format_results
+from rouge2.io.rouge155 import Settings
 from rouge2.measures import canonical_measure
 from rouge2.measures.base import PairStats
 from rouge2.measures.lcs import WLCS
+from rouge2.run import parallel
+from rouge2.run.parallel import Workers
 from rouge2.scoring.batch import CHUNK, batch_plan
 from rouge2.scoring.options import Options as LibraryOptions
 from rouge2.scoring.scorer import Scorer
 from rouge2.stats.bootstrap import script_averages
 from rouge2.stats.combine import combine, combined_stats, entry_stats
 from rouge2.stats.prf import Score
-from rouge2.config.rouge155_args import Options
-from rouge2.io.formats155 import flat_text_undefined, read_sentences
-from rouge2.io.report155 import format_results
-from rouge2.io.rouge155 import Settings
-from rouge2.run import parallel
-from rouge2.run.parallel import Workers
 
 
 def measure_plan(o: Options) -> list[tuple[str, str]]:

@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import hashlib
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from rouge2.config.yaml_config import RunConfig
 from rouge2.errors import UserError
@@ -38,8 +39,8 @@ from rouge2.run.parallel import PairScorer, Workers, scored
 from rouge2.run.progress import NO_PROGRESS, Progress
 from rouge2.scoring.signature import data_versions, signature, signature_line
 from rouge2.stats.aggregate import by_system, compare, ranking, ranking_agreement, summarize
-from rouge2.stats.significance import DEFAULT_TEST, DEFAULT_TEST_RESAMPLES
 from rouge2.stats.prf import Score
+from rouge2.stats.significance import DEFAULT_TEST, DEFAULT_TEST_RESAMPLES
 
 
 @dataclass
@@ -92,7 +93,7 @@ class RunResult:
 
 
 def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None,
-        progress: bool | None | Progress = None, jobs: int = 1, overwrite: bool = False) -> RunResult:
+        progress: bool | Progress | None = None, jobs: int = 1, overwrite: bool = False) -> RunResult:
     """Run ``cfg``; return what was computed.  Outputs are written only if
     everything succeeded.  ``jobs`` > 1 scores in that many processes
     (results identical to ``jobs`` 1).  An existing output file that rouge2

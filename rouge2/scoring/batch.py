@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import os
 from array import array
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any
 
 from rouge2 import kernels as _kernels
 from rouge2.analysis import analyzer as _analyzer_mod
@@ -84,7 +85,7 @@ def per_pair_scores(scorer, pairs) -> tuple[list[dict], list[dict]]:
     return scores, stats
 
 
-def batch_plan(scorer, measures: Any = None, kernels=None) -> "BatchPlan | None":
+def batch_plan(scorer, measures: Any = None, kernels=None) -> BatchPlan | None:
     """A :class:`BatchPlan` for ``scorer``, or None when its settings need the
     per-pair path (the one place this is decided).
 

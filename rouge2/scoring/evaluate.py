@@ -14,8 +14,9 @@ for system scores).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from rouge2.errors import UserError
 from rouge2.measures.base import PairStats

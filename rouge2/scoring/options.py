@@ -70,7 +70,7 @@ class Options:
 
     # -- building ----------------------------------------------------------
     @classmethod
-    def make(cls, options: "Options | None" = None, **kwargs: Any) -> "Options":
+    def make(cls, options: Options | None = None, **kwargs: Any) -> Options:
         """Options from keyword arguments (on top of ``options`` when given).
 
         Every value is validated and made canonical; a mistake raises
@@ -104,7 +104,7 @@ class Options:
             raise UserError("give word_limit or byte_limit, not both "
                             "(ROUGE-1.5.5's -l and -b exclude each other)")
 
-    def with_(self, **kwargs: Any) -> "Options":
+    def with_(self, **kwargs: Any) -> Options:
         """A copy with some options changed (validated like :meth:`make`)."""
         return Options.make(self, **kwargs)
 

@@ -7,7 +7,8 @@ analysed references, the loaded stemmer, synonym data and tagger.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 from rouge2.analysis.analyzer import Analyzer
 from rouge2.analysis.stem import STEMMERS

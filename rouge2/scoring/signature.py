@@ -16,8 +16,9 @@ from __future__ import annotations
 import hashlib
 import json
 import unicodedata
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from rouge2._version import __version__
 from rouge2.data import resource_sha256

@@ -13,7 +13,8 @@ number never depends on what else the run computed.
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from rouge2.stats.bootstrap import bootstrap_interval, mean
 from rouge2.stats.prf import Score

@@ -12,13 +12,13 @@ draw at a time.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 from rouge2 import kernels
+from rouge2.errors import UserError
 from rouge2.stats.drand48 import PerlRandom
 from rouge2.stats.resample import bootstrap_sums, perl_table
-from rouge2.errors import UserError
 
 
 def fmt5(x: float) -> str:

@@ -14,14 +14,14 @@ Multi-reference modes (named explicitly, because tools disagree silently):
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from rouge2 import kernels as _kernels
+from rouge2.errors import UserError
 from rouge2.measures.base import Measure, PairStats
 from rouge2.measures.lcs import WLCS
 from rouge2.measures.ngram import NGram
 from rouge2.measures.skipgram import SkipBigram
-from rouge2.errors import UserError
 from rouge2.registry import Registry
 from rouge2.stats.prf import ZERO_SCORE, Score, finish, fmeasure
 

@@ -31,10 +31,11 @@ import math
 import numbers
 import random
 from bisect import bisect_left, bisect_right, insort
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain, compress, groupby, repeat
 from operator import mul
-from typing import Any, Hashable, Iterable, Mapping, Sequence, Union
+from typing import Any, Union
 
 from rouge2.errors import UserError
 
@@ -133,8 +134,21 @@ class _Vec:
     listing the unit that many times), ``n`` the total multiplicity and
     ``live`` the units with a positive multiplicity, sorted by value."""
 
-    __slots__ = ("v", "w", "n", "live", "const", "c", "wc", "cn", "rc", "wrc", "rcn",
-                 "groups", "ties")
+    __slots__ = (
+        "c",
+        "cn",
+        "const",
+        "groups",
+        "live",
+        "n",
+        "rc",
+        "rcn",
+        "ties",
+        "v",
+        "w",
+        "wc",
+        "wrc",
+    )
 
 
 def _vec(v: list[float], w: list[int] | None, order: list[int] | None,

@@ -28,8 +28,9 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from rouge2.stats.bootstrap import bootstrap_interval, mean
 
@@ -325,5 +326,13 @@ def natural_sorted(items: Iterable[str]) -> list[str]:
     return sorted(items, key=natural_key)
 
 
-__all__ = ["CoverageStats", "BootstrapSettings", "natural_key", "natural_sorted", "family_label",
-           "family_sort_key", "FAMILY_ORDER", "FAMILY_LABELS"]
+__all__ = [
+    "FAMILY_LABELS",
+    "FAMILY_ORDER",
+    "BootstrapSettings",
+    "CoverageStats",
+    "family_label",
+    "family_sort_key",
+    "natural_key",
+    "natural_sorted",
+]

@@ -14,9 +14,10 @@ A *metric* is one score of one measure in one variant, written
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Protocol
+from typing import Any, Protocol
 
 from rouge2.errors import UserError
 from rouge2.measures import canonical_measure
@@ -52,7 +53,7 @@ class Metric:
         return f"{self.measure}/{self.score}" + (f"@{self.variant}" if self.variant else "")
 
     @classmethod
-    def parse(cls, text: str) -> "Metric":
+    def parse(cls, text: str) -> Metric:
         """``measure[/score][@variant]``."""
         if not isinstance(text, str) or not text.strip():
             raise UserError(f"expected a metric such as rouge-1/recall@wordnet, got {text!r}")

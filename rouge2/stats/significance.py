@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from collections.abc import Sequence
 
 from rouge2.stats.bootstrap import mean
 from rouge2.stats.resample import bootstrap_sums, randomization_sums

@@ -34,11 +34,11 @@ synonyms.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 
 from rouge2.synonyms.lemmas import morphy_data
 
-__all__ = ["SynonymMatcher", "coarse_pos", "ANY"]
+__all__ = ["ANY", "SynonymMatcher", "coarse_pos"]
 
 ANY = None  # pos value meaning "any part of speech"
 

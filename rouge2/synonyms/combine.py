@@ -10,15 +10,16 @@ symmetric and reflexive because every member is.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Iterable, Sequence, Union
+from typing import Union
 
 from rouge2.errors import UserError
 from rouge2.files import check_regular
 from rouge2.registry import Registry
 from rouge2.synonyms.base import SynonymMatcher
 
-__all__ = ["UnionMatcher", "load_synonyms", "SynonymSpec"]
+__all__ = ["SynonymSpec", "UnionMatcher", "load_synonyms"]
 
 #: What ``load_synonyms`` accepts (see its docstring).
 SynonymSpec = Union[bool, None, str, os.PathLike, SynonymMatcher, Sequence]

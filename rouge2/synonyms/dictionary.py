@@ -52,8 +52,8 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Iterable, Sequence
 
 from rouge2.errors import UserError
 from rouge2.files import read_bytes
@@ -111,7 +111,7 @@ class SynonymGroups:
     Memory is linear in the number of entries of the file.
     """
 
-    __slots__ = ("members", "gids", "star", "_group_ids", "_star_build")
+    __slots__ = ("_group_ids", "_star_build", "gids", "members", "star")
 
     def __init__(self):
         self.members: list[tuple[str, ...]] = []
@@ -160,7 +160,7 @@ class SynonymGroups:
                 else:
                     got.add(b)
 
-    def freeze(self) -> "SynonymGroups":
+    def freeze(self) -> SynonymGroups:
         """Finish building: compact the star partners; drop build-only indexes."""
         if self._group_ids is not None:
             gids = self.gids
@@ -294,7 +294,7 @@ class DictionaryMatcher(SynonymMatcher):
         self.version = hashlib.sha256(data).hexdigest()[:12]
 
     @classmethod
-    def from_text(cls, text: str, name: str = "inline", lemmas: bool = True) -> "DictionaryMatcher":
+    def from_text(cls, text: str, name: str = "inline", lemmas: bool = True) -> DictionaryMatcher:
         """A dictionary from the text of a dictionary file (same format, same errors)."""
         data = text.encode("utf-8")
         self = cls.__new__(cls)
@@ -308,7 +308,7 @@ class DictionaryMatcher(SynonymMatcher):
     @classmethod
     def from_groups(
         cls, groups: Iterable[Sequence[str]], name: str = "inline", lemmas: bool = True
-    ) -> "DictionaryMatcher":
+    ) -> DictionaryMatcher:
         """A dictionary from in-memory synonym groups, e.g. ``[["screen", "display"]]``."""
         self = cls.__new__(cls)
         rel = SynonymGroups()

@@ -46,7 +46,7 @@ import threading
 from rouge2.analysis.english import AUX_INFLECTIONS
 from rouge2.errors import UserError
 
-__all__ = ["Morphy", "morphy_data", "RULES", "POS_LETTERS", "LEMMAS_RESOURCE", "EXCEPTIONS_RESOURCE"]
+__all__ = ["EXCEPTIONS_RESOURCE", "LEMMAS_RESOURCE", "POS_LETTERS", "RULES", "Morphy", "morphy_data"]
 
 LEMMAS_RESOURCE = ("wordnet", "lemmas-wn30.tsv.gz")
 EXCEPTIONS_RESOURCE = ("wordnet", "exceptions-wn30.tsv.gz")
@@ -63,7 +63,7 @@ RULES: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 _lock = threading.Lock()
-_data: "Morphy | None" = None
+_data: Morphy | None = None
 
 
 def _read(parts: tuple[str, str]) -> list[str]:

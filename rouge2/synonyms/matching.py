@@ -42,12 +42,13 @@ only the ``key`` relation, the result equals the clipped count over stems.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping
 from itertools import product
-from typing import Callable, Collection, Hashable, Iterable, Mapping, TypeVar
+from typing import TypeVar
 
 from rouge2.kernels import clipped_hits
 
-__all__ = ["max_matching", "ordered_matching", "PositionwiseRelation", "relation_for"]
+__all__ = ["PositionwiseRelation", "max_matching", "ordered_matching", "relation_for"]
 
 U = TypeVar("U", bound=Hashable)
 

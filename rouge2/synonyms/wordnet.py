@@ -25,7 +25,7 @@ from rouge2.files import read_bytes
 from rouge2.synonyms.base import SynonymMatcher, coarse_pos
 from rouge2.synonyms.lemmas import morphy_data
 
-__all__ = ["WordNetMatcher", "RESOURCE", "RULE_ID"]
+__all__ = ["RESOURCE", "RULE_ID", "WordNetMatcher"]
 
 RESOURCE = ("wordnet", "synonyms-wn30.tsv.gz")
 RULE_ID = "r1"

@@ -8,7 +8,6 @@ kernels.  ``scoring.BootstrapAggregator`` takes an extra ``seed`` (default 0)
 so its intervals are reproducible.  See docs/migrating.md.
 """
 
-from rouge2.compat.rouge_score import scoring, tokenize, tokenizers
-from rouge2.compat.rouge_score import rouge_scorer
+from rouge2.compat.rouge_score import rouge_scorer, scoring, tokenize, tokenizers
 
 __all__ = ["rouge_scorer", "scoring", "tokenize", "tokenizers"]

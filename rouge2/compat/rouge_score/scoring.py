@@ -32,7 +32,6 @@ from __future__ import annotations
 import abc
 import collections
 import operator
-from typing import Dict
 
 from rouge2.compat.errors import CompatValueError
 from rouge2.errors import UserError
@@ -52,7 +51,7 @@ class BaseScorer(abc.ABC):
     """What a scorer provides: ``score(target, prediction) -> {type: Score}``."""
 
     @abc.abstractmethod
-    def score(self, target: str, prediction: str) -> Dict[str, Score]:
+    def score(self, target: str, prediction: str) -> dict[str, Score]:
         """Scores of ``prediction`` against ``target``, by score type."""
 
 
