@@ -204,7 +204,8 @@ def test_unicode_tokens_hold_at_most_one_ideograph_first(text):
     ("한국", ["한", "국"]),
     ("\u1100\u1161\u11a8", ["\uac01"]),                 # NFC composes conjoining jamo
     ("\ua960\u1161\u11a8", ["\ua960\u1161\u11a8"]),       # old jamo NFC leaves: one syllable
-    ("ｶﾞｰ", ["ｶﾞ", "ｰ"]),
+    ("ｶﾞｰ", ["ガ", "ー"]),                                 # NFKC: halfwidth forms are kana
+    ("ｐｏｓ ① ﬁ", ["p", "o", "s", "1", "f", "i"]),        # fullwidth, circled digit, ligature
     ("؀١٢", ["؀١", "٢"]),                                 # a prepended mark joins the next character
     ("a \u0301b", ["a", "b"]),                            # a mark on a space is dropped with it
     ("\u0301x", ["\u0301", "x"]),                         # a mark starting the text is a token
@@ -236,6 +237,14 @@ def test_grapheme_clusters_partition_the_text(text):
 def test_character_tokens_of_ascii_are_its_letters_and_digits(text):
     assert character_tokens(text) == [ch.lower() for ch in text if ch.isalnum()]
     assert "".join(character_tokens(text)) == "".join(unicode_tokens(text))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.characters(exclude_categories=("Cs",)), max_size=40))
+def test_character_tokens_are_normalized_and_folded(text):
+    for tok in character_tokens(text):
+        assert tok == unicodedata.normalize("NFKC", tok) and tok == unicodedata.normalize("NFKC", tok.casefold())
+        assert not any(ch.isspace() for ch in tok)
 
 
 def _blocks(*ranges):

@@ -59,7 +59,11 @@ identity).
     one token per extended grapheme cluster (UAX #29) that holds a letter
     or a number:
 
-    1. the text is normalized to NFC and case-folded, as for ``unicode``;
+    1. the text is normalized to NFKC, case-folded (``str.casefold``) and
+       normalized to NFKC again, so compatibility forms match their plain
+       letters: fullwidth ``ｐｏｓ`` is ``pos``, halfwidth ``ｶﾞ`` is ``ガ``,
+       ``①`` is ``1``, the ligature ``ﬁ`` is ``fi`` (the normalization of
+       rouge-score-rs's character-v1 profile);
     2. it is cut into extended grapheme clusters by the rules GB3-GB13 of
        UAX #29 (:func:`grapheme_clusters`), with the Grapheme_Cluster_Break
        and Indic_Conjunct_Break values derived from :mod:`unicodedata` as
@@ -350,7 +354,7 @@ def _is_character_token(cluster: str) -> bool:
 
 def character_tokens(text: str) -> list[str]:
     """One token per grapheme cluster holding a letter or number (see the module docstring)."""
-    text = unicodedata.normalize("NFC", text).casefold()
+    text = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
     if text.isascii():
         return [ch for ch in text if ch.isalnum()]
     out = []
@@ -369,7 +373,7 @@ TOKENIZERS.add("rouge155", rouge155_tokens,
 TOKENIZERS.add("unicode", unicode_tokens,
                "words of any script (NFC, case-folded); each Han, Hiragana and Katakana character a word")
 TOKENIZERS.add("character", character_tokens,
-               "one token per grapheme cluster with a letter or digit (NFC, case-folded)")
+               "one token per grapheme cluster with a letter or digit (NFKC, case-folded)")
 
 
 def get_tokenizer(name: str):
