@@ -40,6 +40,7 @@ from rouge2.config.validate import (
     compose,
     is_bool,
     is_null,
+    is_text,
     mapping,
     read_config_text,
     show,
@@ -47,7 +48,7 @@ from rouge2.config.validate import (
 from rouge2.errors import UserError
 from rouge2.io.inputs import INPUT_FORMATS, Columns, InputsConfig, compile_task_pattern
 from rouge2.limits import MAX_RESAMPLES, MAX_TEST_RESAMPLES
-from rouge2.measures import MEASURE_FORMS
+from rouge2.measures import MEASURE_FORMS, default_score
 from rouge2.registry import suggest
 from rouge2.scoring.options import Options, alpha_from_beta, normalize
 from rouge2.scoring.scorer import DEFAULT_MEASURES, canonical_measures
@@ -72,6 +73,13 @@ class CompareConfig:
     test: str = DEFAULT_TEST
     resamples: int = DEFAULT_TEST_RESAMPLES
     seed: int = 0
+    #: the score tested: recall, precision, fmeasure, coverage (per aspect); None:
+    #: each measure's default score (F for N/L/W/S, recall for Topic/TopicUniq/Aspect)
+    score: str | None = None
+    #: every pair of systems (``pairs: all``) instead of the listed ``pairs``
+    all_pairs: bool = False
+    #: the aspects compared on coverage (None: every aspect of the lexicon)
+    aspects: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -84,7 +92,7 @@ class OutputsConfig:
     console: bool = True
     systems_csv: Path | None = None         # one row per system and measure
     rank_by: str | None = None              # console ranking measure; None: the first measure
-    rank_by_score: str = "fmeasure"         # recall, precision or fmeasure
+    rank_by_score: str | None = None        # recall, precision or fmeasure; None: the measure's default
     topic_report: Path | None = None        # the HTML page
     topic_report_csv: Path | None = None    # the CSV next to it
     topic_report_topics: str | None = None  # parts of speech; None: the first topic measure's
@@ -95,6 +103,8 @@ class OutputsConfig:
     variants_csv: Path | None = None        # the side-by-side table (runs with variants)
     correlations_json: Path | None = None   # meta-evaluation results
     correlations_csv: Path | None = None
+    aspects_csv: Path | None = None         # per (variant, system, aspect) (runs with aspects)
+    aspect_report: Path | None = None       # the systems x aspects heatmap page (runs with aspects)
 
 
 @dataclass(frozen=True)
@@ -132,10 +142,12 @@ class RunConfig:
                 "seed": self.bootstrap.seed,
             },
             "compare": None if self.compare is None else {
-                "pairs": [list(pr) for pr in self.compare.pairs],
+                "pairs": "all" if self.compare.all_pairs else [list(pr) for pr in self.compare.pairs],
                 "test": self.compare.test,
                 "resamples": self.compare.resamples,
                 "seed": self.compare.seed,
+                **({"score": self.compare.score} if self.compare.score is not None else {}),
+                **({"aspects": list(self.compare.aspects)} if self.compare.aspects is not None else {}),
             },
         }
         if self.variants:
@@ -154,12 +166,17 @@ OUTPUT_DEFAULTS = {
     "correlations_json": "correlations.json",
     "correlations_csv": "correlations.csv",
     "systems_csv": "systems.csv",
+    "aspects_csv": "aspects.csv",
+    "aspect_report": "aspects.html",
 }
-#: written only when the run has variants / a meta_evaluation section
+#: written only when the run has variants / a meta_evaluation / an aspects section
 CONDITIONAL_OUTPUTS = {"variants_csv": "variants", "correlations_json": "meta_evaluation",
-                       "correlations_csv": "meta_evaluation"}
+                       "correlations_csv": "meta_evaluation", "aspects_csv": "aspects",
+                       "aspect_report": "aspects"}
 #: what ``outputs.rank_by_score`` accepts
 RANK_SCORES = ("fmeasure", "recall", "precision")
+#: what ``compare.score`` accepts (coverage: per aspect, runs with aspects)
+COMPARE_SCORES = ("recall", "precision", "fmeasure", "coverage")
 TOPIC_REPORT_DEFAULT = "topic_coverage"
 
 
@@ -278,7 +295,18 @@ PREPROCESS = Section("preprocess", {
     "synonym_lemmas": _option("synonym_lemmas", "true or false"),
     "tagger": _option("tagger", "spacy, spacy:<pipeline> or pretagged"),
     "topic_auxiliaries": _option("topic_auxiliaries", "true or false"),
+    "topic_weights": _option("topic_weights", "none or idf"),
 })
+
+ASPECTS = Section("aspects", {
+    "lexicon": Node(),  # a path (checked below)
+    "format": Choice(("seeds", "yaml", "tsv")),
+    "top": _option("aspect_top", "a whole number of words per aspect (0: all)"),
+    "min_mentions": _option("aspect_min_mentions", "a whole number, 1 or more"),
+    "lemmas": _option("aspect_lemmas", "true or false"),
+    "synonyms": _option("aspect_synonyms", "true or false"),
+    "assign": _option("aspect_assign", "sentence or word"),
+}, required=("lexicon",))
 
 COLUMNS = Section("inputs.columns", {
     "task": Text("a column name"),
@@ -299,13 +327,15 @@ COMPARE = Section("compare", {
     "test": Choice(TESTS),
     "resamples": Int(minimum=1, maximum=MAX_TEST_RESAMPLES),
     "seed": Int(minimum=0),
+    "score": Choice(COMPARE_SCORES),
+    "aspects": ListOf(Text("an aspect name"), scalar_ok=True),
 })
 
 OUTPUTS = Section("outputs", {
     "dir": PathKind("a folder path"),
     "csv": Node(), "per_summary_jsonl": Node(), "per_summary_csv": Node(), "summary_json": Node(),
     "variants_csv": Node(), "correlations_json": Node(), "correlations_csv": Node(),
-    "systems_csv": Node(),
+    "systems_csv": Node(), "aspects_csv": Node(), "aspect_report": Node(),
     "console": Bool(),
     "rank_by": Text("a measure of the run", allow_numbers=False),
     "rank_by_score": Choice(RANK_SCORES),
@@ -323,6 +353,7 @@ TOP = Section("config", {
     "rounding": _option("rounding", "none or rouge155"),
     "bootstrap": Node(), "compare": Node(), "outputs": Node(),
     "variants": Node(), "compare_variants": Node(), "meta_evaluation": Node(),
+    "aspects": Node(),
 }, required=("inputs",))
 
 #: what a variant may override
@@ -443,13 +474,64 @@ def _system_pairs(ctx: Ctx, pnode: yaml.Node, key: str,
     return pairs
 
 
-def _compare(ctx: Ctx, node: yaml.Node, locations: dict[str, str]) -> CompareConfig | None:
+def _compare(ctx: Ctx, node: yaml.Node, locations: dict[str, str], aspects: bool) -> CompareConfig | None:
+    """``compare``: ``pairs`` (a list, or ``all``), ``test``, ``resamples``,
+    ``seed``, ``score``, ``aspects``; ``aspects``: whether the run has a lexicon."""
     if is_null(node):
         return None
     c = COMPARE.check(ctx, node)
-    pairs = _system_pairs(ctx, c.get("pairs"), "compare.pairs", locations) if "pairs" in c else []
-    kw = {k: v for k, v in c.values.items() if k != "pairs"}
+    kw = {k: v for k, v in c.values.items() if k not in ("pairs", "aspects")}
+    pnode = c.get("pairs")
+    if pnode is not None and is_text(pnode) and pnode.value.strip().lower() == "all":
+        kw["all_pairs"] = True
+        pairs = []
+    elif pnode is not None:
+        pairs = _system_pairs(ctx, pnode, "compare.pairs", locations)
+    else:
+        pairs = []
+    if c.get("score") == "coverage" and not aspects:
+        raise ctx.fail(c.value_node("score"), "compare.score: coverage is the per-aspect coverage; "
+                                              "add an 'aspects' section (a lexicon), or test recall, "
+                                              "precision or fmeasure")
+    if "aspects" in c:
+        if not aspects:
+            raise ctx.fail(c.value_node("aspects"), "compare.aspects: the config has no 'aspects' section")
+        locations["compare.aspects"] = ctx.loc(c.value_node("aspects"))
+        kw["aspects"] = tuple(dict.fromkeys(c.get("aspects")))
     return CompareConfig(pairs=tuple(pairs), **kw)
+
+
+def _aspects(ctx: Ctx, node: yaml.Node) -> dict[str, Any]:
+    """``aspects``: a lexicon path, or ``{lexicon, format, top, min_mentions,
+    lemmas, synonyms, assign}``; the options it sets."""
+    if is_null(node):
+        return {}
+    if not isinstance(node, yaml.MappingNode):
+        return {"aspects": _lexicon(ctx, node, "aspects", None)}
+    c = ASPECTS.check(ctx, node)
+    values = {"aspects": _lexicon(ctx, c.get("lexicon"), "aspects.lexicon", c.get("format"))}
+    for key, option in (("top", "aspect_top"), ("min_mentions", "aspect_min_mentions"),
+                        ("lemmas", "aspect_lemmas"), ("synonyms", "aspect_synonyms"),
+                        ("assign", "aspect_assign")):
+        if key in c:
+            values[option] = c.get(key)
+    return values
+
+
+def _lexicon(ctx: Ctx, node: yaml.Node, key: str, fmt: str | None) -> Any:
+    """An aspect lexicon path (relative to the config's folder), read now: a
+    mistake in the lexicon is reported before any text is read."""
+    from rouge2.aspects.lexicon import load_lexicon
+
+    text = Text("a lexicon path: a folder of <aspect>.txt files, a .yaml or a .tsv file").check(ctx, node, key)
+    path = _path(ctx, node, key, text)
+    value = f"{fmt}:{path}" if fmt else str(path)
+    try:
+        canonical = normalize("aspects", value)
+        load_lexicon(canonical)
+    except UserError as exc:
+        raise ctx.fail(node, f"{key}: {str(exc).removeprefix('aspects: ')}") from None
+    return canonical
 
 
 def _output_file(ctx: Ctx, node: yaml.Node, key: str, out_dir: Path, default: str) -> Path | None:
@@ -581,11 +663,12 @@ def _outputs(ctx: Ctx, node: yaml.Node | None, measures: tuple[str, ...],
                                                       f"topic report also writes ({kind})")
     return OutputsConfig(dir=out_dir, console=c.get("console", True), topic_report_topics=topics,
                          overwrite=c.get("overwrite", False), rank_by=_rank_by(ctx, c, measures),
-                         rank_by_score=c.get("rank_by_score", "fmeasure"), **files, **extra)
+                         rank_by_score=c.get("rank_by_score"), **files, **extra)
 
 
-def _options(ctx: Ctx, top: Checked, pre: Checked, sentences: str | None) -> Options:
-    values: dict[str, Any] = dict(pre.values)
+def _options(ctx: Ctx, top: Checked, pre: Checked, sentences: str | None,
+             aspects: dict[str, Any]) -> Options:
+    values: dict[str, Any] = {**dict(pre.values), **aspects}
     if sentences is not None:
         values["sentences"] = sentences
     for key in ("multi_reference", "rounding"):
@@ -610,7 +693,7 @@ def _options(ctx: Ctx, top: Checked, pre: Checked, sentences: str | None) -> Opt
 
 
 def _variants(ctx: Ctx, node: yaml.Node, base: Options, base_pre: Checked,
-              sentences: str | None, top: Checked) -> tuple[tuple[str, Options], ...]:
+              sentences: str | None, top: Checked, aspects: dict[str, Any]) -> tuple[tuple[str, Options], ...]:
     """``variants: {name: {preprocess: {...}, multi_reference: ...}}``: each a copy of the
     run's options with those overrides."""
     if is_null(node):
@@ -625,7 +708,7 @@ def _variants(ctx: Ctx, node: yaml.Node, base: Options, base_pre: Checked,
             raise ctx.fail(knode, f"variants: {name!r} is not a usable variant name (no @ / | , allowed)")
         if name in dict(out):
             raise ctx.fail(knode, f"variants: {name!r} is given twice")
-        values: dict[str, Any] = dict(base_pre.values)
+        values: dict[str, Any] = {**dict(base_pre.values), **aspects}
         if sentences is not None:
             values["sentences"] = sentences
         for key in ("multi_reference", "rounding", "alpha"):
@@ -709,10 +792,10 @@ def _meta(ctx: Ctx, node: yaml.Node, variants: tuple[tuple[str, Options], ...],
                                          f"meta_evaluation.compare: {m}: the run has no variants")
             pairs.append((ma, mb))
     elif compare_variants:
-        # by default, each compared pair of variants, for every measure, on F
+        # by default, each compared pair of variants, for every measure, on its default score
         for a, b in compare_variants:
             for m in kw.get("measures", measures):
-                pairs.append((Metric(m, "fmeasure", a), Metric(m, "fmeasure", b)))
+                pairs.append((Metric(m, default_score(m), a), Metric(m, default_score(m), b)))
     kw["compare"] = tuple(pairs)
     return MetaSpec(**kw)
 
@@ -730,14 +813,20 @@ def parse_config(text: str, source: str | Path | None = None,
     top = TOP.check(ctx, root)
     inputs, sentences = _inputs(ctx, top.get("inputs"))
     pre = PREPROCESS.check(ctx, top.get("preprocess"))
-    options = _options(ctx, top, pre, sentences)
+    aspects = _aspects(ctx, top.get("aspects")) if "aspects" in top else {}
+    options = _options(ctx, top, pre, sentences, aspects)
     measures = _measures(ctx, top.get("measures")) if "measures" in top else DEFAULT_MEASURES
+    if "rouge-aspect" in measures and not aspects:
+        raise ctx.fail(top.value_node("measures"), "measures: rouge-aspect needs an aspect lexicon: "
+                                                   "add 'aspects: PATH' (docs/aspects.md)")
     bootstrap = _bootstrap(ctx, top.get("bootstrap")) if "bootstrap" in top else None
     locations: dict[str, str] = {}
-    compare = _compare(ctx, top.get("compare"), locations) if "compare" in top else None
+    compare = _compare(ctx, top.get("compare"), locations, bool(aspects)) if "compare" in top else None
     outputs = _outputs(ctx, top.get("outputs"), measures, locations,
-                       frozenset(k for k in ("variants", "meta_evaluation") if k in top))
-    variants = _variants(ctx, top.get("variants"), options, pre, sentences, top) if "variants" in top else ()
+                       frozenset(k for k in ("variants", "meta_evaluation") if k in top)
+                       | ({"aspects"} if aspects else set()))
+    variants = _variants(ctx, top.get("variants"), options, pre, sentences, top, aspects) \
+        if "variants" in top else ()
     compare_variants: tuple[tuple[str, str], ...] = ()
     if "compare_variants" in top:
         compare_variants = _variant_pairs(ctx, top.get("compare_variants"), variants, "compare_variants")

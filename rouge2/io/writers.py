@@ -215,7 +215,8 @@ def write_systems_csv(out: IO[str], systems: Mapping[str, Mapping[str, Mapping]]
                         repr(float(e["fmeasure"])), e["tasks"], *bounds))
 
 
-_SCORE_WORD = {"recall": "recall", "precision": "precision", "fmeasure": "F"}
+_SCORE_WORD = {"recall": "recall", "precision": "precision", "fmeasure": "F", "coverage": "coverage"}
+_SCORE_LETTER = {"recall": "R", "precision": "P", "fmeasure": "F"}
 
 
 def _rank_value(x: float) -> float:
@@ -265,23 +266,27 @@ def _pack(widths: Sequence[int], room: int, gap: int) -> list[list[int]]:
 
 
 def format_system_table(systems: Mapping[str, Mapping[str, Mapping]], measures: Sequence[str], *,
-                        rank_by: str | None = None, rank_score: str = "fmeasure",
+                        rank_by: str | None = None, rank_score: str | None = None,
                         confidence: float | None = None, title: str | None = None,
-                        width: int = CONSOLE_WIDTH) -> str:
+                        width: int = CONSOLE_WIDTH, scores: Mapping[str, str] | None = None) -> str:
     """A wide table: one line per system, ranked, one column per measure.
 
     ``systems`` maps system -> measure -> ``{recall, precision, fmeasure,
-    tasks, ci?}`` (the JSON summary's entries).  Rows are ranked by
-    ``rank_score`` of ``rank_by`` (default: the first measure's F), best
-    first, ties in natural order of names.  Each cell is the mean F; with
-    intervals, followed by the F interval as ``[.lo,.hi]``.  Columns are the
+    tasks, ci?}`` (the JSON summary's entries).  ``scores``: the score
+    shown per measure (default F; a measure shown on another score has it
+    after its name: ``rouge-aspect R``).  Rows are ranked by ``rank_score``
+    of ``rank_by`` (default: the first measure's shown score), best first,
+    ties in natural order of names.  Each cell is the mean of the measure's
+    shown score; with intervals, followed by its interval as ``[.lo,.hi]``.  Columns are the
     canonical measure names (topic tags visible).  When the rank score is
     recall or precision, a column shows it.  When systems have different
     numbers of tasks, a ``tasks`` column shows them.  Measures that do not
     fit in ``width`` characters wrap into further blocks, each repeating the
     rank and system columns."""
     measures = list(measures)
+    shown = {m: (scores or {}).get(m, "fmeasure") for m in measures}
     rank_by = rank_by or measures[0]
+    rank_score = rank_score or shown[rank_by]
     ranked = rank_systems(systems, rank_by, rank_score)
     task_counts = {e["tasks"] for per in systems.values() for e in per.values()}
     with_ci = any(e.get("ci") for per in systems.values() for e in per.values())
@@ -295,7 +300,7 @@ def format_system_table(systems: Mapping[str, Mapping[str, Mapping]], measures: 
         numeric_lead.add(len(lead_headers) - 1)
         for row, (_, s) in zip(lead_rows, ranked):
             row.append(str(systems[s][rank_by]["tasks"]))
-    if rank_score != "fmeasure":
+    if rank_score != shown[rank_by]:
         lead_headers.append(f"{rank_by} {_SCORE_WORD[rank_score]}")
         numeric_lead.add(len(lead_headers) - 1)
         for row, (_, s) in zip(lead_rows, ranked):
@@ -307,13 +312,14 @@ def format_system_table(systems: Mapping[str, Mapping[str, Mapping]], measures: 
         line = []
         for m in measures:
             e = systems[s][m]
-            text = f"{e['fmeasure']:.5f}"
-            ci = (e.get("ci") or {}).get("fmeasure")
+            text = f"{e[shown[m]]:.5f}"
+            ci = (e.get("ci") or {}).get(shown[m])
             if with_ci:
                 text += f" [{_bound(ci[0])},{_bound(ci[1])}]" if ci else ""
             line.append(text)
         cells.append(line)
-    widths = [max(len(m), *(len(c[j]) for c in cells)) for j, m in enumerate(measures)]
+    heads = [m if shown[m] == "fmeasure" else f"{m} {_SCORE_LETTER[shown[m]]}" for m in measures]
+    widths = [max(len(m), *(len(c[j]) for c in cells)) for j, m in enumerate(heads)]
     room = width - sum(lead_widths) - gap * len(lead_widths)
     blocks = _pack(widths, room, gap)
 
@@ -327,7 +333,10 @@ def format_system_table(systems: Mapping[str, Mapping[str, Mapping]], measures: 
     counts = sorted(task_counts)
     over = (f"over {counts[0]} task{'s' if counts[0] != 1 else ''} per system" if len(counts) == 1
             else "over each system's tasks")
-    what = f"cells: mean F {over}"
+    kinds = set(shown.values())
+    what = (f"cells: mean F {over}" if kinds == {"fmeasure"} else
+            f"cells: mean {_SCORE_WORD[kinds.pop()]} {over}" if len(kinds) == 1 else
+            f"cells: mean F {over}, or the score after the measure's name (R recall, P precision)")
     if with_ci:
         pct = f"{confidence * 100:g}% " if confidence else ""
         what += f" [{pct}bootstrap interval]"
@@ -336,7 +345,7 @@ def format_system_table(systems: Mapping[str, Mapping[str, Mapping]], measures: 
         ws = lead_widths + [widths[j] for j in block]
         right = numeric_lead | set(range(len(lead_widths), len(ws)))
         lines.append("")
-        lines.append(fmt(lead_headers + [measures[j] for j in block], ws, right))
+        lines.append(fmt(lead_headers + [heads[j] for j in block], ws, right))
         lines.append((" " * gap).join("-" * w for w in ws))
         for lead, row in zip(lead_rows, cells):
             lines.append(fmt(lead + [row[j] for j in block], ws, right))
@@ -350,25 +359,29 @@ def format_comparisons(comparisons: Sequence[Mapping]) -> str:
     if not comparisons:
         return ""
     settings = {(c["test"], c["resamples"], c["seed"]) for c in comparisons}
-    headers = ["system A", "system B", "measure", "F A", "F B", "A - B", "p", "tasks"]
+    what = "aspect" if "aspect" in comparisons[0] else "measure"
+    headers = ["system A", "system B", what, "score", "A", "B", "A - B", "p", "p Holm", "tasks"]
     shared = len(settings) == 1
     if not shared:
         headers += ["test", "resamples", "seed"]
     rows = []
     for c in comparisons:
-        row = [str(c["system_a"]), str(c["system_b"]), str(c["measure"]), f"{c['mean_a']:.5f}",
-               f"{c['mean_b']:.5f}", f"{c['difference']:+.5f}", f"{c['p_value']:.4f}", str(c["tasks"])]
+        adjusted = c.get("p_adjusted")
+        row = [str(c["system_a"]), str(c["system_b"]), str(c[what]), _SCORE_WORD.get(c["score"], c["score"]),
+               f"{c['mean_a']:.5f}", f"{c['mean_b']:.5f}", f"{c['difference']:+.5f}", f"{c['p_value']:.4f}",
+               "-" if adjusted is None else f"{adjusted:.4f}", str(c["tasks"])]
         if not shared:
             row += [str(c["test"]), str(c["resamples"]), str(c["seed"])]
         rows.append(row)
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
-    right = {3, 4, 5, 6, 7, 9, 10}
+    right = {4, 5, 6, 7, 8, 9, 11, 12}
 
     def fmt(parts: Sequence[str]) -> str:
         return "  ".join(p.rjust(widths[i]) if i in right else p.ljust(widths[i])
                          for i, p in enumerate(parts)).rstrip()
 
-    heading = "paired significance tests on F over the tasks both systems have, two-sided p"
+    heading = ("paired significance tests over the tasks both systems have, two-sided p; p Holm: "
+               "Holm-Bonferroni over the pairs tested on one score of one " + what)
     if shared:
         test, resamples, seed = next(iter(settings))
         heading += f" ({test}, {resamples} resamples, seed {seed})"
@@ -446,10 +459,11 @@ def write_variants_csv(out: IO[str], variants: Mapping[str, Mapping[str, Mapping
 
 def format_variant_rankings(rankings: Mapping[str, Any]) -> str:
     """Each variant's ranking of the systems, and how alike the variants rank them."""
-    lines = ["", "rankings of the systems (by F), and agreement between variants"]
+    scores = rankings.get("scores", {})
+    lines = ["", "rankings of the systems (by each measure's score), and agreement between variants"]
     for variant, per in rankings["rankings"].items():
         for m, order in per.items():
-            lines.append(f"  {variant:<12} {m}: {' > '.join(order)}")
+            lines.append(f"  {variant:<12} {m} {_SCORE_WORD[scores.get(m, 'fmeasure')]}: {' > '.join(order)}")
     for a in rankings["agreement"]:
         same = "same order" if a["same_order"] else "different order"
         lines.append(f"  {a['variant_a']} vs {a['variant_b']} {a['measure']}: Kendall tau "
@@ -460,9 +474,9 @@ def format_variant_rankings(rankings: Mapping[str, Any]) -> str:
 def format_variant_comparisons(rows: Sequence[Mapping[str, Any]]) -> str:
     if not rows:
         return ""
-    lines = ["", "paired tests between variants (per system, F over its tasks)"]
+    lines = ["", "paired tests between variants (per system, over its tasks)"]
     for c in rows:
-        lines.append(f"  {c['system']} {c['measure']}: {c['variant_a']} {c['mean_a']:.5f} vs "
+        lines.append(f"  {c['system']} {c['measure']} {_SCORE_WORD[c['score']]}: {c['variant_a']} {c['mean_a']:.5f} vs "
                      f"{c['variant_b']} {c['mean_b']:.5f} (diff {c['difference']:+.5f}), "
                      f"p = {c['p_value']:.4f}  [{c['test']}, {c['tasks']} tasks]")
     return "\n".join(lines) + "\n"

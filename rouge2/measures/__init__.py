@@ -15,6 +15,8 @@ signature, whatever spelling was asked for):
 ``rouge-su<k>``, ``rouge-su*`` the same plus unigrams
 ``rouge-topic-<tags>``         ROUGE-Topic over parts of speech (``rouge-topic-nn|jj``)
 ``rouge-topicuniq-<tags>``     ROUGE-TopicUniq
+``rouge-aspect``               ROUGE-Aspect: the reference's aspects the summary
+                               mentions (needs ``aspects=``, a lexicon)
 =============================  ==============================================
 
 Names are case-insensitive.  Accepted spellings besides the canonical ones:
@@ -32,19 +34,20 @@ import math
 import re
 
 from rouge2.errors import UserError
+from rouge2.measures import aspect
 from rouge2.measures.base import Measure, PairStats
 from rouge2.measures.lcs import LCS, WLCS, format_weight
 from rouge2.measures.ngram import NGram
 from rouge2.measures.skipgram import SkipBigram
 from rouge2.registry import suggest
 
-__all__ = ["MEASURE_FORMS", "Measure", "PairStats", "canonical_measure", "parse_measure"]
+__all__ = ["MEASURE_FORMS", "Measure", "PairStats", "canonical_measure", "default_score", "parse_measure"]
 
 #: the forms of measure names, for messages and docs
 MEASURE_FORMS = (
     "rouge-<n> (rouge-1, rouge-2, ...), rouge-l, rouge-l-flat, rouge-w-<weight> (rouge-w-1.2), "
     "rouge-s<k>, rouge-su<k> (rouge-su4), rouge-s*, rouge-su*, "
-    "rouge-topic-<tags>, rouge-topicuniq-<tags> (rouge-topic-nn|jj); "
+    "rouge-topic-<tags>, rouge-topicuniq-<tags> (rouge-topic-nn|jj), rouge-aspect; "
     "rouge-score's rouge1, rougeL, rougeLsum are accepted too"
 )
 
@@ -90,6 +93,8 @@ def canonical_measure(name) -> str:
         return name.name
     if not isinstance(name, str):
         raise _unknown(name)
+    if aspect.canonical(name):  # issue 18: until the MEASURES registry lands
+        return aspect.NAME
     key = name.strip().lower().replace("_", "-")
     key = _ALIASES.get(key, key)
     if key in ("rouge-l", "rouge-l-flat"):
@@ -126,11 +131,24 @@ def canonical_measure(name) -> str:
     raise _unknown(name)
 
 
+def default_score(name) -> str:
+    """The score compared and ranked by default for measure ``name``:
+    ``recall`` for ROUGE-Topic, TopicUniq and Aspect (coverage measures),
+    ``fmeasure`` for the others (until the MEASURES registry's
+    ``default_score`` capability says so)."""
+    canonical = canonical_measure(name)
+    if canonical == aspect.NAME or _TOPIC.match(canonical):
+        return "recall"
+    return "fmeasure"
+
+
 def parse_measure(name, **options) -> Measure:
     """The measure called ``name``; a one-line :class:`UserError` for names it does not know."""
     if isinstance(name, Measure):
         return name
     canonical = canonical_measure(name)
+    if canonical == aspect.NAME:
+        return aspect.Aspect(**options)
     if canonical == "rouge-l":
         return LCS()
     if canonical == "rouge-l-flat":

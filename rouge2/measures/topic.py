@@ -40,7 +40,7 @@ class Topic(Measure):
     needs_tagger = True
 
     def __init__(self, spec: str, unique: bool = False, synonyms=None, tagger=None,
-                 auxiliaries: bool = False):
+                 auxiliaries: bool = False, weights: str = "none"):
         from rouge2.pos.topics import TopicSelector
 
         self.selector = TopicSelector.parse(spec, auxiliaries=auxiliaries)
@@ -50,6 +50,10 @@ class Topic(Measure):
         self._key = ("topic", str(self.selector), self.auxiliaries)
         self.analyzer = None
         self.tagger = tagger
+        #: topic_weights: "idf" weighs each topic word by its inverse document
+        #: frequency over the run's references (rouge2.measures.weights)
+        self.weighting = weights
+        self.frequencies = None
 
     def prepare(self, analyzer, tagger=None) -> None:
         """Attach the run's analyzer and tagger (the Scorer calls this)."""
@@ -103,9 +107,29 @@ class Topic(Measure):
             counts = Counter(dict.fromkeys(counts, 1))
         return counts
 
+    @property
+    def weighted(self) -> bool:
+        return self.weighting == "idf"
+
+    def fit(self, frequencies) -> None:
+        """Use these document frequencies (of topic stems) for the weights."""
+        self.frequencies = frequencies
+
+    def document_units(self, text) -> set[str]:
+        """What a reference contributes to the document frequencies: its topic stems."""
+        return {u[0] for u in self.units(text)}
+
+    def _weighted_stats(self, c: Counter, r: Counter) -> PairStats:
+        # counts keyed by stem (no synonyms with weights): sums of idf weights
+        idf = self.frequencies.idf
+        hit = sum(min(n, r[u]) * idf(u) for u, n in c.items() if u in r)
+        return PairStats(hit, sum(n * idf(u) for u, n in r.items()), sum(n * idf(u) for u, n in c.items()))
+
     def stats(self, cand, ref) -> PairStats:
         c = self._counts(self.units(cand))
         r = self._counts(self.units(ref))
+        if self.frequencies is not None and self.weighted and self.relation is None:
+            return self._weighted_stats(c, r)
         c_total, r_total = sum(c.values()), sum(r.values())
         if not c_total or not r_total:
             return PairStats(0, r_total, c_total)

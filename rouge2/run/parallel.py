@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from math import ceil
 from typing import Any
 
+from rouge2.aspects.coverage import AspectCoverage
 from rouge2.io.inputs import InputItem
 from rouge2.measures.base import PairStats
 from rouge2.scoring.batch import CHUNK, batch_plan
@@ -48,7 +49,8 @@ class PairScorer:
     statistics against each reference and the combined score; the topic
     coverage (under the first set) when the report is on."""
 
-    def __init__(self, measures: tuple[str, ...], option_sets, report_topics: str | None):
+    def __init__(self, measures: tuple[str, ...], option_sets, report_topics: str | None,
+                 frequencies: dict | None = None):
         if isinstance(option_sets, Options):
             option_sets = ((None, option_sets),)
         analyzers: dict[tuple, Any] = {}
@@ -68,6 +70,37 @@ class PairScorer:
             from rouge2.io.topic_report import TopicCoverage
 
             self.coverage = TopicCoverage(self.scorer, report_topics)
+        #: per variant, its per-aspect analysis (runs with an aspect lexicon)
+        self.aspects = {name: AspectCoverage(sc) for name, sc in self.scorers.items()
+                        if sc.options.aspects != "none"}
+        if frequencies is not None:
+            self.apply(frequencies)
+
+    # -- topic_weights: idf over the run's references ------------------------
+    @property
+    def weighted(self) -> bool:
+        """Whether a measure or the aspect analysis weighs units by idf."""
+        return any(sc.weighted for sc in self.scorers.values()) or any(
+            a.weighted for a in self.aspects.values())
+
+    def frequencies(self, references) -> dict:
+        """Per variant, the document frequencies its weights need, over
+        ``references`` (an iterable of reference texts, read once)."""
+        refs = list(references) if not isinstance(references, list) else references
+        out: dict = {}
+        for name, sc in self.scorers.items():
+            entry: dict = {"measures": sc.frequencies(refs) if sc.weighted else {}}
+            if name in self.aspects and self.aspects[name].weighted:
+                entry["aspects"] = self.aspects[name].frequencies_of(refs)
+            out[name] = entry
+        return out
+
+    def apply(self, frequencies: dict) -> None:
+        """Give every variant the document frequencies of :meth:`frequencies`."""
+        for name, entry in frequencies.items():
+            self.scorers[name].fit(frequencies=entry["measures"])
+            if "aspects" in entry:
+                self.aspects[name].fit(entry["aspects"])
 
     @staticmethod
     def _score(sc: Scorer, item: InputItem) -> tuple[dict[str, Score], dict[str, list[PairStats]]]:
@@ -82,7 +115,7 @@ class PairScorer:
                                    [p[1] for p in pairs], o.rounding)
         return scores, stats
 
-    def __call__(self, item: InputItem) -> tuple[dict[Any, tuple[dict[str, Score], dict]], Any, tuple[bool, int]]:
+    def __call__(self, item: InputItem) -> tuple[dict[Any, tuple[dict[str, Score], dict]], Any, tuple[bool, int], dict]:
         per_variant = {name: self._score(sc, item) for name, sc in self.scorers.items()}
         return self._finish(item, per_variant, None)
 
@@ -125,7 +158,9 @@ class PairScorer:
             analyzer = self.scorer.analyzer
             empty = (analyzer.analyze(item.candidate, cache=False).is_empty,
                      sum(1 for r in item.references if analyzer.analyze(r).is_empty))
-        return per_variant, cov, empty
+        aspects = {name: a.pair(item.task, item.system, item.candidate, list(item.references))
+                   for name, a in self.aspects.items()}
+        return per_variant, cov, empty, aspects
 
 
 def _text(t) -> str:
@@ -136,9 +171,9 @@ def _text(t) -> str:
 _WORKER: PairScorer | None = None
 
 
-def _init_worker(measures, option_sets, report_topics) -> None:
+def _init_worker(measures, option_sets, report_topics, frequencies=None) -> None:
     global _WORKER
-    _WORKER = PairScorer(measures, option_sets, report_topics)
+    _WORKER = PairScorer(measures, option_sets, report_topics, frequencies)
 
 
 def _score_chunk(chunk: list[InputItem]) -> list:

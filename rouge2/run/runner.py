@@ -35,6 +35,8 @@ from rouge2.io.atomic import OutputTransaction
 from rouge2.io.inputs import InputItem, count_items, list_pairs, read_inputs
 from rouge2.io.ownership import OutputGuard
 from rouge2.registry import suggest
+from rouge2.run import aspects as run_aspects
+from rouge2.run import compare as run_compare
 from rouge2.run.parallel import PairScorer, Workers, scored
 from rouge2.run.progress import NO_PROGRESS, Progress
 from rouge2.scoring.signature import data_versions, signature, signature_line
@@ -74,6 +76,9 @@ class RunResult:
     #: stopwords): they score 0, and the console and summary say how many
     empty_candidates: int = 0
     empty_references: int = 0
+    #: the per-aspect analysis (runs with an aspect lexicon): its data and the rows of aspects.csv
+    aspect_stats: Any = None
+    aspects: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def main(self) -> VariantResult:
@@ -106,7 +111,7 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
     o = cfg.outputs
     declared = [o.csv, o.per_summary_jsonl, o.per_summary_csv, o.summary_json, o.topic_report,
                 o.topic_report_csv, o.systems_csv, o.variants_csv, o.correlations_json,
-                o.correlations_csv]
+                o.correlations_csv, o.aspects_csv, o.aspect_report]
     if o.topic_report is not None:
         from rouge2.io.topic_report import report_paths
 
@@ -124,6 +129,14 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
         report_topics = _report_topics(cfg)
     option_sets = cfg.option_sets
     pair_scorer = PairScorer(cfg.measures, option_sets, report_topics)
+    frequencies = None
+    if pair_scorer.weighted:  # topic_weights: idf over the run's references, read first
+        if items is not None:
+            items = list(items)
+        stream_refs = read_inputs(cfg.inputs) if items is None else items
+        frequencies = pair_scorer.frequencies(r for item in stream_refs for r in item.references)
+        pair_scorer.apply(frequencies)
+    aspect_stats = run_aspects.new_stats(pair_scorer)
     scorer = pair_scorer.scorer
     versions = data_versions(cfg.options, cfg.measures, scorer.tagger)
     if cfg.variants:
@@ -132,7 +145,8 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
     result = RunResult(variants={name: VariantResult(name) for name, _ in option_sets})
     input_hash = hashlib.sha256()
 
-    with Workers(jobs, (cfg.measures, option_sets, report_topics)) as workers, OutputTransaction() as tx:
+    with Workers(jobs, (cfg.measures, option_sets, report_topics, frequencies)) as workers, \
+            OutputTransaction() as tx:
         # one run at a time into a folder: a second one stops here, before scoring
         tx.hold(Path(p).parent for p in declared if p is not None)
         jsonl = tx.open(o.per_summary_jsonl) if o.per_summary_jsonl else None
@@ -175,7 +189,7 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
         bars = progress if isinstance(progress, Progress) else Progress(progress)
         scoring = bars.phase("scoring", _count(cfg, items) if bars.enabled else None, "summaries")
         try:
-            for item, (per_variant, cov, (empty_candidate, empty_references)) in scoring.wrap(results):
+            for item, (per_variant, cov, (empty_candidate, empty_references), aspects) in scoring.wrap(results):
                 key = (item.task, item.system)
                 result.empty_candidates += empty_candidate
                 result.empty_references += empty_references
@@ -190,6 +204,8 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
                         long_csv.write(item.task, item.system, len(item.references), scores, variant=name)
                 if report is not None:
                     report.add(item.system, cov)
+                for name, pair_aspects in aspects.items():
+                    aspect_stats.add(name, pair_aspects)
         except BaseException:
             if report is not None:
                 report.close()
@@ -201,9 +217,12 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
             raise UserError(f"{cfg.inputs.path}: no summaries to score")
         check_systems(cfg, {s for _, s in result.pairs})
 
+        result.aspect_stats = aspect_stats
+        if aspect_stats is not None:
+            result.aspects = run_aspects.rows(aspect_stats, cfg.bootstrap)
         for v in result.variants.values():
             _aggregate(cfg, v, bars, workers)
-            v.comparisons = _compare(cfg, v, bars, workers)
+            v.comparisons = _compare(cfg, v, bars, workers, aspect_stats)
         if cfg.variants:
             result.rankings = _rankings(cfg, result)
             result.variant_comparisons = _compare_variants(cfg, result, workers)
@@ -234,6 +253,8 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
         if report is not None:
             with tx.open(o.topic_report) as f:
                 report.finish(f, open_file=tx.open, html_path=o.topic_report)
+        if aspect_stats is not None:
+            _write_aspects(cfg, result, tx)
         result.console = _console(cfg, result)
         result.written = guard.commit(tx)
     if o.console:
@@ -322,51 +343,51 @@ def _map(workers: Workers | None, units: list, draws: float):
 
 
 def _compare(cfg: RunConfig, result: VariantResult, progress: Progress = NO_PROGRESS,
-             workers: Workers | None = None) -> list[dict[str, Any]]:
+             workers: Workers | None = None, aspect_stats: Any = None) -> list[dict[str, Any]]:
+    """The paired tests ``compare`` asks for (:mod:`rouge2.run.compare`)."""
     if cfg.compare is None:
         return []
-    tasks = by_system(result.pairs)
-    phase = progress.phase("tests", len(cfg.compare.pairs) * len(cfg.measures), "tests")
-    units, keys = [], []
-    for a, b in cfg.compare.pairs:
-        for name in (a, b):
-            if name not in tasks:
-                raise UserError(f"{cfg.source}: compare.pairs: no system named {name!r} in the inputs; "
-                                f"systems: {', '.join(tasks)}")
-        common = sorted(set(tasks[a]) & set(tasks[b]))
-        if not common:
-            raise UserError(f"{cfg.source}: compare.pairs: {a!r} and {b!r} share no task")
-        for m in cfg.measures:
-            units.append((compare, ([result.pairs[(t, a)][m] for t in common],
-                                    [result.pairs[(t, b)][m] for t in common]),
-                          {"test": cfg.compare.test, "resamples": cfg.compare.resamples,
-                           "seed": cfg.compare.seed, "label": _label(result.name, f"{a}|{b}|{m}")}))
-            keys.append((a, b, m))
-    draws = sum(len(args[0]) for _, args, _ in units) * cfg.compare.resamples
-    comparisons = []
-    for (a, b, m), c in zip(keys, _map(workers, units, draws)):
-        comparisons.append({"system_a": a, "system_b": b, "measure": m, **c})
-        phase.tick()
-    phase.close()
-    return comparisons
+    total = run_compare.unit_count(cfg, len(by_system(result.pairs)),
+                                   len(aspect_stats.aspects) if aspect_stats is not None else 0)
+    with progress.phase("tests", total, "tests") as phase:
+        return run_compare.comparisons(cfg, result, aspect_stats,
+                                       lambda units, draws: _map(workers, units, draws), phase.tick)
+
+
+def _write_aspects(cfg: RunConfig, result: RunResult, tx: OutputTransaction) -> None:
+    """``aspects.csv`` and the heatmap page ``aspects.html``."""
+    from rouge2.io.aspect_report import write_aspect_report, write_aspects_csv
+
+    o = cfg.outputs
+    if o.aspects_csv:
+        with tx.open(o.aspects_csv, newline="") as f:
+            write_aspects_csv(f, result.aspects)
+    if o.aspect_report:
+        summary = result.summary.get("aspects", {})
+        settings = {k: summary.get(k) for k in ("lexicon", "top", "min_mentions", "assign", "weights")}
+        with tx.open(o.aspect_report) as f:
+            write_aspect_report(f, result.aspect_stats, result.aspects, title=cfg.name, settings=settings,
+                                confidence=cfg.bootstrap.confidence if cfg.bootstrap else None)
 
 
 def _rankings(cfg: RunConfig, result: RunResult) -> dict[str, Any]:
     """Each variant's ranking of the systems per measure, and how alike two variants rank them."""
     names = list(result.variants)
-    ranks = {n: {m: ranking(result.variants[n].systems, m) for m in cfg.measures} for n in names}
+    scores = {m: run_compare.measure_score(cfg, m) for m in cfg.measures}
+    ranks = {n: {m: ranking(result.variants[n].systems, m, scores[m]) for m in cfg.measures} for n in names}
     agreement = []
     for i, a in enumerate(names):
         for b in names[i + 1:]:
             for m in cfg.measures:
-                agreement.append({"variant_a": a, "variant_b": b, "measure": m, "score": "fmeasure",
+                agreement.append({"variant_a": a, "variant_b": b, "measure": m, "score": scores[m],
                                   **ranking_agreement(result.variants[a].systems,
-                                                      result.variants[b].systems, m)})
-    return {"rankings": ranks, "agreement": agreement}
+                                                      result.variants[b].systems, m, scores[m])})
+    return {"rankings": ranks, "scores": scores, "agreement": agreement}
 
 
 def _compare_variants(cfg: RunConfig, result: RunResult, workers: Workers | None = None) -> list[dict[str, Any]]:
-    """For each system, the paired test of its per-task F under two variants."""
+    """For each system, the paired test of its per-task scores under two variants
+    (each measure's default score, or ``compare.score``)."""
     c = cfg.compare
     test = c.test if c else DEFAULT_TEST
     resamples = c.resamples if c else DEFAULT_TEST_RESAMPLES
@@ -380,7 +401,7 @@ def _compare_variants(cfg: RunConfig, result: RunResult, workers: Workers | None
                 units.append((compare, ([va.pairs[(t, system)][m] for t in common],
                                         [vb.pairs[(t, system)][m] for t in common]),
                               {"test": test, "resamples": resamples, "seed": seed,
-                               "label": f"{a}|{b}|{system}|{m}"}))
+                               "label": f"{a}|{b}|{system}|{m}", "score": run_compare.measure_score(cfg, m)}))
                 keys.append((a, b, system, m))
     draws = sum(len(args[0]) for _, args, _ in units) * resamples
     return [{"variant_a": a, "variant_b": b, "system": system, "measure": m, **row}
@@ -451,6 +472,8 @@ def _summary(cfg: RunConfig, result: RunResult, versions: dict[str, Any],
         **({"correlations": result.correlations,
             "correlation_comparisons": result.correlation_comparisons}
            if cfg.meta_evaluation is not None else {}),
+        **({"aspects": run_aspects.summary(result.aspect_stats, result.aspects, cfg.options)}
+           if result.aspect_stats is not None else {}),
         "notes": {
             "empty_texts": {"candidates": result.empty_candidates,
                             "references": result.empty_references,
@@ -480,9 +503,14 @@ def _console(cfg: RunConfig, result: RunResult) -> str:
             text += f"{title}\n\nvariant {name}:\n" if not text else f"\nvariant {name}:\n"
         text += out.format_system_table(v.systems, cfg.measures, rank_by=cfg.outputs.rank_by,
                                         rank_score=cfg.outputs.rank_by_score,
+                                        scores={m: run_compare.measure_score(cfg, m) for m in cfg.measures},
                                         title=title if name is None else None,
                                         confidence=cfg.bootstrap.confidence if cfg.bootstrap else None)
         text += out.format_comparisons(v.comparisons)
+    if result.aspect_stats is not None:
+        lexicon = result.summary["aspects"]["lexicon"]
+        text += run_aspects.console(result.aspect_stats, result.aspects,
+                                    cfg.bootstrap.confidence if cfg.bootstrap else None, lexicon)
     text += "\n"
     if result.empty_candidates or result.empty_references:
         text += (f"note: {n(result.empty_candidates, 'candidate')} and "
