@@ -27,7 +27,10 @@ from typing import Any
 from rouge2 import files
 from rouge2.errors import UserError
 from rouge2.limits import MAX_RESAMPLES, MAX_TEST_RESAMPLES, check_count
+from rouge2.io.writers import format_comparisons
+from rouge2.scoring.aspects import aspect_coverage
 from rouge2.stats.aggregate import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, compare
+from rouge2.stats.aspects import aspect_table
 from rouge2.stats.significance import DEFAULT_TEST, DEFAULT_TEST_RESAMPLES, TESTS
 
 
@@ -155,51 +158,116 @@ def corpus_main(args) -> int:
                for name, preds in systems.items()}
     names = list(results)
     first = results[names[0]]
-    comparisons = []
-    if len(names) > 1:
-        for other in names[1:]:
-            for m in first.measures:
-                c = compare([s[m] for s in results[other].per_summary],
-                            [s[m] for s in first.per_summary], test=args.test,
-                            resamples=args.test_resamples, seed=args.seed, label=f"{other}|{names[0]}|{m}")
-                comparisons.append({"system": other, "baseline": names[0], "measure": m, **c})
+    aspects = aspect_coverage(systems, refs, tasks=[str(i + 1) for i in range(len(refs))], **kw) \
+        if kw.get("aspects") else None
+    comparisons = _comparisons(args, results, aspects)
     if args.per_summary:
         _per_summary(args.per_summary, results)
     if args.json:
-        if len(names) == 1:
+        if len(names) == 1 and not comparisons and aspects is None:
             out: dict[str, Any] = first.to_dict()
         else:
             out = {"systems": {n: r.to_dict() for n, r in results.items()},
                    "comparisons": comparisons, "signature": first.signature}
+        if aspects is not None:
+            out["aspects"] = aspects.rows(_bootstrap(args))
         json.dump(out, sys.stdout, indent=2)
         print()
         return 0
     if len(names) == 1:
         print("\n".join(_table(first)))
     else:
-        key = first.measures[0]
-        ranked = sorted(names, key=lambda n: -results[n].scores[key]["fmeasure"]["mean"])
-        print(f"{len(names)} systems ranked by {key} F; p: paired {args.test} test against "
-              f"{names[0]} ({args.test_resamples} resamples)")
-        for m in first.measures:
-            print(f"\n{m}")
-            head = ["rank", "system", "recall", "precision", "F", f"{first.confidence * 100:g}% CI of F", "p"]
-            rows = [head]
-            for rank, n in enumerate(ranked, 1):
-                per = results[n].scores[m]
-                lo, hi = per["fmeasure"]["ci"]
-                p = next((c["p_value"] for c in comparisons if c["system"] == n and c["measure"] == m), None)
-                rows.append([str(rank), n, _fmt(per["recall"]["mean"]), _fmt(per["precision"]["mean"]),
-                             _fmt(per["fmeasure"]["mean"]), f"[{_fmt(lo)}, {_fmt(hi)}]",
-                             "baseline" if n == names[0] else f"{p:.4f}"])
-            widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
-            for k, r in enumerate(rows):
-                print("  ".join(c.ljust(widths[i]) if i < 2 else c.rjust(widths[i])
-                                for i, c in enumerate(r)).rstrip())
-                if k == 0:
-                    print("  ".join("-" * w for w in widths))
+        _print_ranked(args, results, comparisons)
+    if aspects is not None:
+        print("\n" + aspect_table(aspects.rows(_bootstrap(args)), aspects.aspects, "coverage",
+                                  args.confidence if args.resamples else None), end="")
+    if comparisons and (args.pairs == "all" or args.compare_score == "coverage"):
+        print(format_comparisons([_as_pair(c) for c in comparisons]), end="")
     print(first.signature)
     return 0
+
+
+def _bootstrap(args):
+    from rouge2.stats.aspects import Bootstrap
+
+    return Bootstrap(args.resamples, args.confidence, args.seed) if args.resamples else None
+
+
+def _as_pair(c: dict[str, Any]) -> dict[str, Any]:
+    """A comparison of ``rouge2 score`` in the run's table shape (system A, system B)."""
+    return {"system_a": c["system"], "system_b": c["baseline"], **c}
+
+
+def _comparisons(args, results: dict, aspects) -> list[dict[str, Any]]:
+    """The paired tests of several systems: each against the first (``--pairs
+    first``) or every pair (``--pairs all``), on each measure's default score or
+    ``--compare-score``, per aspect on coverage; Holm-adjusted p-values over
+    the pairs tested on one score of one measure (aspect)."""
+    from rouge2.measures import default_score
+    from rouge2.stats.aggregate import adjust, all_pairs, compare_values
+
+    names = list(results)
+    pairs = all_pairs(names) if args.pairs == "all" else [(n, names[0]) for n in names[1:]]
+    out: list[dict[str, Any]] = []
+    if args.compare_score == "coverage":
+        if aspects is None:
+            raise UserError("--compare-score coverage compares the per-aspect coverage: give --aspects PATH")
+        for a, b in pairs:
+            for aspect in aspects.aspects:
+                ca, cb = aspects.task_coverage(None, a, aspect), aspects.task_coverage(None, b, aspect)
+                common = [t for t in ca if t in cb]
+                c = compare_values([ca[t] for t in common], [cb[t] for t in common], test=args.test,
+                                   resamples=args.test_resamples, seed=args.seed, score="coverage",
+                                   label=f"{a}|{b}|aspect:{aspect}|coverage")
+                out.append({"system": a, "baseline": b, "aspect": aspect, **c})
+        return adjust(out, family=("aspect", "score"))
+    first = results[names[0]]
+    for a, b in pairs:
+        for m in first.measures:
+            score = args.compare_score or default_score(m)
+            c = compare([s[m] for s in results[a].per_summary], [s[m] for s in results[b].per_summary],
+                        test=args.test, resamples=args.test_resamples, seed=args.seed,
+                        label=f"{a}|{b}|{m}", score=score)
+            out.append({"system": a, "baseline": b, "measure": m, **c})
+    return adjust(out)
+
+
+def _print_ranked(args, results: dict, comparisons: list[dict[str, Any]]) -> None:
+    from rouge2.measures import default_score
+
+    names = list(results)
+    first = results[names[0]]
+    key = first.measures[0]
+    rank_score = args.compare_score if args.compare_score not in (None, "coverage") else default_score(key)
+    word = {"fmeasure": "F", "recall": "recall", "precision": "precision"}
+    ranked = sorted(names, key=lambda n: -results[n].scores[key][rank_score]["mean"])
+    if args.pairs == "all":
+        tests = "paired tests of every pair: the table below"
+    else:
+        tests = (f"p: paired {args.test} test of each measure's score against {names[0]} "
+                 f"({args.test_resamples} resamples), Holm-adjusted over the systems")
+    print(f"{len(names)} systems ranked by {key} {word[rank_score]}; {tests}")
+    for m in first.measures:
+        score = args.compare_score if args.compare_score not in (None, "coverage") else default_score(m)
+        print(f"\n{m} (tested on {word[score]})")
+        head = ["rank", "system", "recall", "precision", "F", f"{first.confidence * 100:g}% CI of {word[score]}"]
+        head += ["p Holm"] if args.pairs == "first" else []
+        rows = [head]
+        for rank, n in enumerate(ranked, 1):
+            per = results[n].scores[m]
+            lo, hi = per[score]["ci"]
+            p = next((c["p_adjusted"] for c in comparisons if c["system"] == n and c.get("measure") == m
+                      and c["baseline"] == names[0]), None)
+            rows.append([str(rank), n, _fmt(per["recall"]["mean"]), _fmt(per["precision"]["mean"]),
+                         _fmt(per["fmeasure"]["mean"]), f"[{_fmt(lo)}, {_fmt(hi)}]"]
+                        + (["baseline" if n == names[0] else "-" if p is None else f"{p:.4f}"]
+                           if args.pairs == "first" else []))
+        widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+        for k, r in enumerate(rows):
+            print("  ".join(c.ljust(widths[i]) if i < 2 else c.rjust(widths[i])
+                            for i, c in enumerate(r)).rstrip())
+            if k == 0:
+                print("  ".join("-" * w for w in widths))
 
 
 def pair_main(args) -> int:
@@ -250,6 +318,12 @@ def main(argv: list[str]) -> int:
                     help=f"paired test of each system against the first (several -i files; default {DEFAULT_TEST})")
     ap.add_argument("--test-resamples", type=int, default=DEFAULT_TEST_RESAMPLES, metavar="N",
                     help=f"resamples of the paired test (default {DEFAULT_TEST_RESAMPLES})")
+    ap.add_argument("--pairs", choices=("first", "all"), default="first",
+                    help="several -i files: test each system against the first (default), or every pair; "
+                         "p-values are Holm-adjusted over the pairs")
+    ap.add_argument("--compare-score", choices=("recall", "precision", "fmeasure", "coverage"),
+                    help="the score tested (default: each measure's own, F for N/L/W/S, recall for "
+                         "topic and aspect measures); coverage: per aspect, with --aspects")
     add_option_flags(ap)
     args = ap.parse_args(argv)
     check_count(args.resamples, "--resamples", 0, MAX_RESAMPLES)
