@@ -26,8 +26,8 @@ from typing import Any
 
 from rouge2 import files
 from rouge2.errors import UserError
-from rouge2.limits import MAX_RESAMPLES, MAX_TEST_RESAMPLES, check_count
 from rouge2.io.writers import format_comparisons
+from rouge2.limits import MAX_RESAMPLES, MAX_TEST_RESAMPLES, check_count
 from rouge2.scoring.aspects import aspect_coverage
 from rouge2.stats.aggregate import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, compare
 from rouge2.stats.aspects import aspect_table
