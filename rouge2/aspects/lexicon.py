@@ -24,6 +24,9 @@ An entry of several words (``front desk``) is a phrase; a word may belong to
 several aspects.  Nothing here is language-specific: entries are matched
 after the run's own analysis (:mod:`rouge2.aspects.match`).
 
+``space``
+    SPACE's seed words, shipped with rouge2 (resources/aspects/README.md).
+
 A bare path is read by its kind: a folder as ``seeds``, ``.yaml``/``.yml``
 as ``yaml``, ``.tsv``/``.tab`` as ``tsv``.  Every mistake is one line naming
 the file, line or key.
@@ -37,12 +40,14 @@ import math
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from rouge2 import files
+from rouge2.data import read_resource
 from rouge2.errors import UserError
 from rouge2.registry import Registry
 
@@ -296,11 +301,34 @@ def lexicon_sha256(kind: str, path: str | os.PathLike) -> str:
 # ---------------------------------------------------------------------------
 # the registry
 
-#: the lexicon formats, by name: ``none`` and the families ``seeds:<folder>``,
-#: ``yaml:<file>``, ``tsv:<file>`` (a component's canonical name carries the
-#: absolute path; its fingerprint is the data's sha256)
+#: the lexicon formats, by name: ``none``, the shipped lexicon ``space``, and
+#: the families ``seeds:<folder>``, ``yaml:<file>``, ``tsv:<file>`` (a
+#: component's canonical name carries the absolute path; its fingerprint is
+#: the data's sha256)
 LEXICON_FORMATS: Registry = Registry("aspect lexicon")
 LEXICON_FORMATS.add("none", None, "no aspect lexicon", aliases=("false",))
+
+#: the SPACE seed words shipped in rouge2.resources (resources/aspects/README.md)
+SPACE_ASPECTS = ("building", "cleanliness", "food", "location", "rooms", "service")
+
+
+def _space_blobs() -> list[tuple[str, bytes]]:
+    return [(f"{a}.txt", read_resource("aspects", "space", f"{a}.txt")) for a in SPACE_ASPECTS]
+
+
+@cache
+def space_lexicon() -> Lexicon:
+    """SPACE's seed words (Angelidis et al. 2021, MIT): 50 weighted words for
+    each of six hotel aspects, as the authors distribute them."""
+    blobs = _space_blobs()
+    entries: list[LexiconEntry] = []
+    for (name, data), aspect in zip(blobs, SPACE_ASPECTS):
+        entries += parse_seed_lines(data.decode("utf-8"), aspect, f"space:{name}")
+    return lexicon_from_entries("space", entries, _sha(blobs), SPACE_ASPECTS)
+
+
+LEXICON_FORMATS.add("space", space_lexicon, "SPACE's seed words: 50 weighted words for each of six hotel "
+                    "aspects (Angelidis et al. 2021, MIT)", fingerprint=lambda _: space_lexicon().sha256)
 
 #: file suffixes read as each format when a bare path is given
 SUFFIXES = {".yaml": "yaml", ".yml": "yaml", ".tsv": "tsv", ".tab": "tsv"}
@@ -386,7 +414,8 @@ def load_lexicon(value: Any) -> Lexicon | None:
     value = canonical_lexicon(value)
     if isinstance(value, Lexicon):
         return value
-    return LEXICON_FORMATS.get(value)
+    got = LEXICON_FORMATS.get(value)
+    return got() if callable(got) else got  # a shipped lexicon is read when first used
 
 
 __all__ = [
@@ -401,4 +430,5 @@ __all__ = [
     "parse_tsv_lexicon",
     "parse_yaml_lexicon",
     "read_seed_folder",
+    "space_lexicon",
 ]

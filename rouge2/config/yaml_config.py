@@ -24,6 +24,8 @@ import yaml
 
 from rouge2 import files
 from rouge2.analysis.stopwords import STOPWORDS
+from rouge2.aspects.lexicon import LEXICON_FORMATS, load_lexicon
+from rouge2.aspects.match import ASSIGN
 from rouge2.config.validate import (
     Apply,
     Bool,
@@ -301,11 +303,11 @@ PREPROCESS = Section("preprocess", {
 ASPECTS = Section("aspects", {
     "lexicon": Node(),  # a path (checked below)
     "format": Choice(("seeds", "yaml", "tsv")),
-    "top": _option("aspect_top", "a whole number of words per aspect (0: all)"),
-    "min_mentions": _option("aspect_min_mentions", "a whole number, 1 or more"),
-    "lemmas": _option("aspect_lemmas", "true or false"),
-    "synonyms": _option("aspect_synonyms", "true or false"),
-    "assign": _option("aspect_assign", "sentence or word"),
+    "top": Int(minimum=0),
+    "min_mentions": Int(minimum=1),
+    "lemmas": Bool(),
+    "synonyms": Bool(),
+    "assign": Choice(ASSIGN),
 }, required=("lexicon",))
 
 COLUMNS = Section("inputs.columns", {
@@ -521,11 +523,13 @@ def _aspects(ctx: Ctx, node: yaml.Node) -> dict[str, Any]:
 def _lexicon(ctx: Ctx, node: yaml.Node, key: str, fmt: str | None) -> Any:
     """An aspect lexicon path (relative to the config's folder), read now: a
     mistake in the lexicon is reported before any text is read."""
-    from rouge2.aspects.lexicon import load_lexicon
-
-    text = Text("a lexicon path: a folder of <aspect>.txt files, a .yaml or a .tsv file").check(ctx, node, key)
-    path = _path(ctx, node, key, text)
-    value = f"{fmt}:{path}" if fmt else str(path)
+    text = Text("a lexicon: space, or a path (a folder of <aspect>.txt files, a .yaml or a .tsv file)"
+                ).check(ctx, node, key)
+    if fmt is None and LEXICON_FORMATS.find(text) is not None and ":" not in text:
+        value = text  # a shipped lexicon (space)
+    else:
+        path = _path(ctx, node, key, text)
+        value = f"{fmt}:{path}" if fmt else str(path)
     try:
         canonical = normalize("aspects", value)
         load_lexicon(canonical)
