@@ -120,7 +120,7 @@ def test_java_fmt5_is_not_half_up_on_the_shortest_form():
     # Half-up on the shortest form (String.format, rouge2's rule until this fix)
     # gives 0.12346 for the double nearest 0.123455, which lies below the tie;
     # DecimalFormat gives 0.12345.
-    assert Decimal(0.123455) < Decimal("0.123455")
+    assert Decimal.from_float(0.123455) < Decimal("0.123455")
     assert out.java_fmt5(0.123455) == "0.12345"
     assert out.java_fmt5(0.0) == "0.00000" and out.java_fmt5(1.0) == "1.00000"
     assert out.java_fmt5(2 / 3) == "0.66667"

@@ -44,6 +44,7 @@ import gzip
 import threading
 
 from rouge2.analysis.english import AUX_INFLECTIONS
+from rouge2.data import read_resource
 from rouge2.errors import UserError
 
 __all__ = ["EXCEPTIONS_RESOURCE", "LEMMAS_RESOURCE", "POS_LETTERS", "RULES", "Morphy", "morphy_data"]
@@ -67,8 +68,6 @@ _data: Morphy | None = None
 
 
 def _read(parts: tuple[str, str]) -> list[str]:
-    from rouge2.data import read_resource
-
     origin = "/".join(parts)
     raw = read_resource(*parts)
     try:

@@ -20,6 +20,7 @@ import gzip
 import threading
 from pathlib import Path
 
+from rouge2.data import read_resource
 from rouge2.errors import UserError
 from rouge2.files import read_bytes
 from rouge2.synonyms.base import SynonymMatcher, coarse_pos
@@ -74,8 +75,6 @@ def _load(path: str | None) -> dict[str, dict[str, frozenset[str]]]:
         table = _cache.get(key)
         if table is None:
             if path is None:
-                from rouge2.data import read_resource
-
                 raw = read_resource(*RESOURCE)
                 origin = "/".join(RESOURCE)
             else:
