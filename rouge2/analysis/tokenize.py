@@ -65,12 +65,14 @@ def unicode_tokens(text: str) -> list[str]:
     return out
 
 
-TOKENIZERS: Registry = Registry("tokenizer")
+#: tokenizers by name (plugins: entry points ``rouge2.tokenizers``)
+TOKENIZERS: Registry = Registry("tokenizer", group="rouge2.tokenizers")
 TOKENIZERS.add("rouge155", rouge155_tokens,
                "ROUGE-1.5.5's rules: ASCII letters and digits, lowercased; other text vanishes",
                aliases=("rouge-1.5.5",))
 TOKENIZERS.add("unicode", unicode_tokens,
-               "letters, marks and digits of any script, NFC, case-folded")
+               "letters, marks and digits of any script, NFC, case-folded",
+               fingerprint=lambda name: f"unicode {unicodedata.unidata_version}")
 
 
 def get_tokenizer(name: str):

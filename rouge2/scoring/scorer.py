@@ -18,7 +18,7 @@ from rouge2.measures import canonical_measure, parse_measure
 from rouge2.measures.base import Measure, PairStats
 from rouge2.scoring.batch import CHUNK, StatsChunk, batch_plan, per_pair_chunk
 from rouge2.scoring.checks import check_references, check_text
-from rouge2.scoring.options import Options
+from rouge2.scoring.options import OPTION_NAMES, Options
 from rouge2.stats.combine import combine
 from rouge2.stats.prf import Score, finish
 
@@ -74,11 +74,10 @@ class Scorer:
         self.mode = o.multi_reference
         self.alpha = o.alpha
         self.rounding = o.rounding
-        self.measures: dict[str, Measure] = {
-            name: parse_measure(m, **({"auxiliaries": o.topic_auxiliaries} if "topic" in name
-                                      and not isinstance(m, Measure) else {}))
-            for name, m in zip(names, measures)
-        }
+        # Each family's factory takes the options it declares (capability "options").
+        values = {key: getattr(o, key) for key in OPTION_NAMES}
+        self.measures: dict[str, Measure] = {name: parse_measure(m, **values)
+                                             for name, m in zip(names, measures)}
         self.synonyms = None
         if o.synonyms:
             from rouge2.synonyms import load_synonyms
@@ -269,7 +268,7 @@ def corpus_stats(pairs: Iterable, measures: Sequence[str] = DEFAULT_MEASURES, **
     plan = batch_plan(scorer, measures)
     if plan is not None:
         pairs = list(pairs)
-        out = []
+        out: list = []
         for start in range(0, len(pairs), CHUNK):
             part = pairs[start:start + CHUNK]
             res = plan.chunk_stats(part)
