@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from rouge2.errors import UserError
+from rouge2.measures.base import MEASURES
 from rouge2.measures.coverage import (
     STATUSES,
     PairCoverage,
@@ -78,10 +79,9 @@ def report_topics(cfg) -> str:
     if spec:
         return spec
     for m in cfg.measures:
-        low = m.lower()
-        for prefix in ("rouge-topicuniq-", "rouge-topic-"):
-            if low.startswith(prefix):
-                return low[len(prefix):]
+        tags = MEASURES.capability(m, "topic_tags")
+        if tags is not None:
+            return tags(MEASURES.canonical(m))
     raise UserError(f"{cfg.source}: outputs.topic_report: the run has no topic measure; add one "
                     f"(e.g. \"rouge-topic-nn|jj\") or give the parts of speech with "
                     f"outputs.topic_report.topics (e.g. topics: nn|jj)")

@@ -16,6 +16,7 @@ builds the :class:`Measure`.  Capabilities every measure family declares:
 ``default_score``   the score compared by default (``fmeasure``, ``recall``)
 ``options``         the :class:`~rouge2.scoring.options.Options` fields its
                     factory takes, by name (``topic_auxiliaries``)
+``topic_tags``      (topic measures) ``canonical name -> parts of speech``
 """
 
 from __future__ import annotations

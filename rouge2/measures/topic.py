@@ -134,8 +134,14 @@ def _topic(canonical: str, topic_auxiliaries: bool = False) -> Topic:
     return Topic(spec, unique=kind == "topicuniq", auxiliaries=topic_auxiliaries)
 
 
+def topic_tags(canonical: str) -> str:
+    """The parts of speech a topic measure selects (``nn|jj`` of ``rouge-topic-nn|jj``)."""
+    return canonical.split("-", 2)[2]
+
+
+# "topic_tags": canonical name -> its parts of speech (the topic report reads them)
 _CAPABILITIES = {"batch": False, "needs_tagger": True, "uses_sentences": False,
-                 "default_score": "recall", "options": ("topic_auxiliaries",)}
+                 "default_score": "recall", "options": ("topic_auxiliaries",), "topic_tags": topic_tags}
 MEASURES.register_family("rouge-topic-<tags>", _matcher("topic"),
                          "ROUGE-Topic: overlap of the words with the chosen parts of speech (NN|JJ, NOUN|ADJ)",
                          examples=("rouge-topic-nn|jj",), capabilities=_CAPABILITIES)(_topic)

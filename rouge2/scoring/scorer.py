@@ -8,6 +8,7 @@ analysed references, the loaded stemmer, synonym data and tagger.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import islice
 from typing import Any
 
 from rouge2.analysis.analyzer import Analyzer
@@ -16,11 +17,14 @@ from rouge2.analysis.stopwords import load_stopwords
 from rouge2.errors import UserError
 from rouge2.measures import canonical_measure, parse_measure
 from rouge2.measures.base import Measure, PairStats
+from rouge2.pos.tagger import load_tagger
 from rouge2.scoring.batch import CHUNK, StatsChunk, batch_plan, per_pair_chunk
 from rouge2.scoring.checks import check_references, check_text
 from rouge2.scoring.options import OPTION_NAMES, Options
 from rouge2.stats.combine import combine
 from rouge2.stats.prf import Score, finish
+from rouge2.synonyms.combine import load_synonyms
+from rouge2.synonyms.matching import relation_for
 
 DEFAULT_MEASURES = ("rouge-1", "rouge-2", "rouge-l")
 
@@ -80,9 +84,6 @@ class Scorer:
                                              for name, m in zip(names, measures)}
         self.synonyms = None
         if o.synonyms:
-            from rouge2.synonyms import load_synonyms
-            from rouge2.synonyms.matching import relation_for
-
             self.synonyms = load_synonyms(list(o.synonyms), lemmas=o.synonym_lemmas)
             if self.synonyms is not None:
                 key = self.analyzer.stem_token if self.analyzer.stems else None
@@ -91,8 +92,6 @@ class Scorer:
                     m.use_synonyms(relation)
         self.tagger = None
         if any(m.needs_tagger for m in self.measures.values()):
-            from rouge2.pos.tagger import load_tagger
-
             self.tagger = load_tagger(o.tagger)
             for m in self.measures.values():
                 if m.needs_tagger:
@@ -198,8 +197,6 @@ def _check_pairs(pairs: list, offset: int = 0) -> list:
 def _pair_chunks(predictions, size: int):
     """Pairs from an iterable of pairs, checked, ``size`` at a time (a
     generator of pairs is never held whole)."""
-    from itertools import islice
-
     try:
         it = iter(predictions)
     except TypeError:
