@@ -660,6 +660,47 @@ def _variant_pairs(ctx: Ctx, node: yaml.Node, variants: tuple[tuple[str, Options
     return tuple(pairs)
 
 
+def _meta_measures(ctx: Ctx, c: Checked, measures: tuple[str, ...]) -> tuple[str, ...]:
+    """``meta_evaluation.measures``: some of the run's measures, by any of their names."""
+    try:
+        chosen = tuple(canonical_measures(c.get("measures")))
+    except UserError as exc:
+        raise ctx.fail(c.value_node("measures"), f"meta_evaluation.measures: {exc}") from None
+    for m in chosen:
+        if m not in measures:
+            raise ctx.fail(c.value_node("measures"), f"meta_evaluation.measures: {m!r} is not among "
+                                                     f"the run's measures: {', '.join(measures)}")
+    return chosen
+
+
+def _meta_metric(ctx: Ctx, item: yaml.Node, text: str, measures: tuple[str, ...], names: list[str]) -> Metric:
+    """One side of a ``meta_evaluation.compare`` pair: a metric of this run (and variant)."""
+    try:
+        m = Metric.parse(text)
+    except UserError as exc:
+        raise ctx.fail(item, f"meta_evaluation.compare: {exc}") from None
+    if m.measure not in measures:
+        raise ctx.fail(item, f"meta_evaluation.compare: {m}: {m.measure!r} is not among the "
+                             f"run's measures: {', '.join(measures)}")
+    if (m.variant is None) != (not names) or (m.variant is not None and m.variant not in names):
+        raise ctx.fail(item, f"meta_evaluation.compare: {m}: name a variant with @ "
+                             f"({', '.join(names)})" if names else
+                             f"meta_evaluation.compare: {m}: the run has no variants")
+    return m
+
+
+def _meta_compare(ctx: Ctx, c: Checked, measures: tuple[str, ...], names: list[str],
+                  compare_variants: tuple[tuple[str, str], ...]) -> tuple:
+    """``meta_evaluation.compare``; by default each compared pair of variants, every measure, on F."""
+    if "compare" in c:
+        cnode = c.get("compare")
+        raw = _system_pairs(ctx, cnode, "meta_evaluation.compare")
+        return tuple((_meta_metric(ctx, item, a, measures, names), _meta_metric(ctx, item, b, measures, names))
+                     for (a, b), item in zip(raw, cnode.value))
+    return tuple((Metric(m, "fmeasure", a), Metric(m, "fmeasure", b))
+                 for a, b in compare_variants for m in measures)
+
+
 def _meta(ctx: Ctx, node: yaml.Node, variants: tuple[tuple[str, Options], ...],
           measures: tuple[str, ...], compare_variants: tuple[tuple[str, str], ...]):
     if is_null(node):
@@ -669,47 +710,17 @@ def _meta(ctx: Ctx, node: yaml.Node, variants: tuple[tuple[str, Options], ...],
     if not path.is_file():
         raise ctx.fail(c.value_node("judgments"), f"meta_evaluation.judgments: file not found: {path} "
                                                   f"(relative paths are resolved from the config's folder)")
-    names = [n for n, _ in variants]
     kw: dict[str, Any] = {"judgments": path}
     for key in ("dimensions", "levels", "scores"):
         if key in c:
             kw[key] = tuple(dict.fromkeys(c.get(key)))
     if "measures" in c:
-        try:
-            kw["measures"] = tuple(canonical_measures(c.get("measures")))
-        except UserError as exc:
-            raise ctx.fail(c.value_node("measures"), f"meta_evaluation.measures: {exc}") from None
-        for m in kw["measures"]:
-            if m not in measures:
-                raise ctx.fail(c.value_node("measures"), f"meta_evaluation.measures: {m!r} is not among "
-                                                         f"the run's measures: {', '.join(measures)}")
+        kw["measures"] = _meta_measures(ctx, c, measures)
     for key in ("resampling", "permutation", "resamples", "confidence", "seed"):
         if key in c:
             kw[key] = c.get(key)
-    pairs = []
-    if "compare" in c:
-        cnode = c.get("compare")
-        raw = _system_pairs(ctx, cnode, "meta_evaluation.compare")
-        for (a, b), item in zip(raw, cnode.value):
-            try:
-                ma, mb = Metric.parse(a), Metric.parse(b)
-            except UserError as exc:
-                raise ctx.fail(item, f"meta_evaluation.compare: {exc}") from None
-            for m in (ma, mb):
-                if m.measure not in measures:
-                    raise ctx.fail(item, f"meta_evaluation.compare: {m}: {m.measure!r} is not among the "
-                                         f"run's measures: {', '.join(measures)}")
-                if (m.variant is None) != (not names) or (m.variant is not None and m.variant not in names):
-                    raise ctx.fail(item, f"meta_evaluation.compare: {m}: name a variant with @ "
-                                         f"({', '.join(names)})" if names else
-                                         f"meta_evaluation.compare: {m}: the run has no variants")
-            pairs.append((ma, mb))
-    elif compare_variants:
-        # by default, each compared pair of variants, for every measure, on F
-        for a, b in compare_variants:
-            for m in kw.get("measures", measures):
-                pairs.append((Metric(m, "fmeasure", a), Metric(m, "fmeasure", b)))
-    kw["compare"] = tuple(pairs)
+    kw["compare"] = _meta_compare(ctx, c, kw.get("measures", measures), [n for n, _ in variants],
+                                  compare_variants)
     return MetaSpec(**kw)
 
 
