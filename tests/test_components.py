@@ -132,3 +132,23 @@ def test_options_docs_list_the_measure_forms_and_the_components_command():
     for p in MEASURES.passports():
         assert f"`{p.name}`" in text, p.name
     assert "rouge2 components" in text
+
+
+def test_every_registry_of_rouge2_is_listed_under_its_own_kind():
+    import importlib
+    import pkgutil
+
+    import rouge2
+    from rouge2.registry import Registry
+
+    found = {}
+    for info in pkgutil.walk_packages(rouge2.__path__, "rouge2."):
+        if info.name.endswith("__main__"):
+            continue
+        module = importlib.import_module(info.name)
+        for name, value in vars(module).items():
+            if isinstance(value, Registry):
+                found.setdefault(id(value), (value, f"{info.name}.{name}"))
+    assert len(found) >= 9
+    for registry, where in found.values():
+        assert KINDS[registry.kind] is registry, f"{where}: two registries of kind {registry.kind!r}"
