@@ -100,10 +100,10 @@ def docs_main(argv: list[str]) -> int:
     name = argv[0][:-3] if argv[0].endswith(".md") else argv[0]
     if name.startswith("docs/"):
         name = name[len("docs/"):]
-    path = pages.get(name)
-    if path is None:
+    page = pages.get(name)
+    if page is None:
         raise UserError(f"no docs page {argv[0]!r}{suggest(name, list(pages))}; pages: {', '.join(pages)}")
-    sys.stdout.write(path.read_text(encoding="utf-8"))
+    sys.stdout.write(page.read_text(encoding="utf-8"))
     return 0
 
 
