@@ -35,11 +35,12 @@ two agree exactly.
 
 from __future__ import annotations
 
+import importlib.metadata
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from rouge2.data import read_resource
+from rouge2.data import read_resource, resource_sha256, sha256_json
 from rouge2.errors import UserError
 from rouge2.kernels import rouge155_stemmer
 from rouge2.registry import Registry, suggest
@@ -371,12 +372,22 @@ class Stemmer:
     min_length: int = 1
 
 
-STEMMERS: Registry = Registry("stemmer")
+def _exceptions_sha256(name: str) -> str:
+    """One hash of the four WordNet-2.0 exception lists the script's stemmer reads."""
+    return sha256_json([resource_sha256("rouge155", f) for f in EXCEPTION_FILES])
+
+
+def _nltk_version(name: str) -> str:
+    return f"nltk {importlib.metadata.version('nltk')}"
+
+
+#: stemmers by name (plugins: entry points ``rouge2.stemmers``)
+STEMMERS: Registry = Registry("stemmer", group="rouge2.stemmers")
 STEMMERS.add("none", None, "no stemming", aliases=("false", "no", "off"))
 STEMMERS.add("rouge155", Stemmer("rouge155", rouge155_stem, 4),
              "ROUGE-1.5.5's -m: WordNet-2.0 exceptions, then its Porter variant, tokens of 4+ characters",
-             aliases=("true", "porter-rouge155", "rouge-1.5.5"))
+             aliases=("true", "porter-rouge155", "rouge-1.5.5"), fingerprint=_exceptions_sha256)
 STEMMERS.add_family("snowball:", "snowball:<language>", _snowball_language,
                     lambda lang: Stemmer(f"snowball:{lang}", snowball_stemmer(lang), 1),
                     "nltk's Snowball stemmer for <language>, every token",
-                    prefixes=("snowball-",))
+                    prefixes=("snowball-",), fingerprint=_nltk_version)
