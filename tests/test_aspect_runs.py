@@ -166,7 +166,7 @@ def test_an_aspect_no_reference_mentions_is_a_warning(tmp_path):
     assert (row["tasks"], row["coverage"], row["mention_recall"]) == (0, None, None)
     assert row["mention_precision"] == 0.0  # b mentions it, no reference does
     with (tmp_path / "out" / "aspects.csv").open(newline="") as f:
-        csv_row = [r for r in csv.DictReader(f) if r["system"] == "b" and r["aspect"] == "building"][0]
+        csv_row = next(r for r in csv.DictReader(f) if r["system"] == "b" and r["aspect"] == "building")
     assert (csv_row["coverage"], csv_row["ci_low"]) == ("", "")
 
 

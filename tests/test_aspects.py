@@ -8,7 +8,7 @@ import pytest
 import rouge2
 from rouge2.analysis.analyzer import Analyzer
 from rouge2.aspects import LEXICON_FORMATS, AspectMatcher, canonical_lexicon, inline_lexicon, load_lexicon
-from rouge2.aspects.lexicon import parse_seed_lines, parse_tsv_lexicon, parse_yaml_lexicon
+from rouge2.aspects.lexicon import parse_seed_lines, parse_tsv_lexicon
 from rouge2.errors import UserError
 from rouge2.measures.aspect import Aspect
 from rouge2.measures.weights import DocumentFrequencies

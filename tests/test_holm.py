@@ -1,5 +1,7 @@
 """Holm-Bonferroni adjusted p-values (issue 18 item 4) and all-pairs comparisons."""
 
+import itertools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -44,7 +46,7 @@ def test_adjusted_p_is_at_least_p_and_keeps_the_order(pvals):
     adj = holm(pvals)
     assert all(a >= p for a, p in zip(adj, pvals))
     pairs = sorted(zip(pvals, adj))
-    assert all(a1 <= a2 for (_, a1), (_, a2) in zip(pairs, pairs[1:]))
+    assert all(a1 <= a2 for (_, a1), (_, a2) in itertools.pairwise(pairs))
 
 
 def test_adjust_groups_by_measure_and_score():

@@ -70,7 +70,7 @@ def test_variant_scores_equal_separate_runs(tmp_path):
 
 
 def test_variant_outputs_rankings_and_tests(tmp_path):
-    result = run(load_config(grid_config(tmp_path)), progress=False)
+    run(load_config(grid_config(tmp_path)), progress=False)
     out = tmp_path / "out"
     side = (out / "variants.csv").read_text().splitlines()
     assert side[0].startswith("variant,system,measure,recall,precision,fmeasure")

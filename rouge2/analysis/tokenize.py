@@ -366,14 +366,18 @@ def character_tokens(text: str) -> list[str]:
     return out
 
 
-TOKENIZERS: Registry = Registry("tokenizer")
+#: tokenizers by name (plugins: entry points ``rouge2.tokenizers``)
+TOKENIZERS: Registry = Registry("tokenizer", group="rouge2.tokenizers")
 TOKENIZERS.add("rouge155", rouge155_tokens,
                "ROUGE-1.5.5's rules: ASCII letters and digits, lowercased; other text vanishes",
                aliases=("rouge-1.5.5",))
 TOKENIZERS.add("unicode", unicode_tokens,
-               "words of any script (NFC, case-folded); each Han, Hiragana and Katakana character a word")
+               "words of any script (NFC, case-folded); each Han, Hiragana and Katakana character a word",
+               version="2",
+               fingerprint=lambda name: f"unicode {unicodedata.unidata_version}")
 TOKENIZERS.add("character", character_tokens,
-               "one token per grapheme cluster with a letter or digit (NFKC, case-folded)")
+               "one token per grapheme cluster with a letter or digit (NFKC, case-folded)",
+               fingerprint=lambda name: f"unicode {unicodedata.unidata_version}")
 
 
 def get_tokenizer(name: str):

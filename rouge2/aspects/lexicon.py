@@ -308,6 +308,9 @@ def lexicon_sha256(kind: str, path: str | os.PathLike) -> str:
 LEXICON_FORMATS: Registry = Registry("aspect lexicon")
 LEXICON_FORMATS.add("none", None, "no aspect lexicon", aliases=("false",))
 
+#: the Options fields every lexicon's use reads (recorded with it in the signature)
+LEXICON_OPTIONS = ("aspect_top", "aspect_min_mentions", "aspect_lemmas", "aspect_synonyms", "aspect_assign")
+
 #: the SPACE seed words shipped in rouge2.resources (resources/aspects/README.md)
 SPACE_ASPECTS = ("building", "cleanliness", "food", "location", "rooms", "service")
 
@@ -328,7 +331,8 @@ def space_lexicon() -> Lexicon:
 
 
 LEXICON_FORMATS.add("space", space_lexicon, "SPACE's seed words: 50 weighted words for each of six hotel "
-                    "aspects (Angelidis et al. 2021, MIT)", fingerprint=lambda _: space_lexicon().sha256)
+                    "aspects (Angelidis et al. 2021, MIT)", fingerprint=lambda _: space_lexicon().sha256,
+                    capabilities={"options": LEXICON_OPTIONS})
 
 #: file suffixes read as each format when a bare path is given
 SUFFIXES = {".yaml": "yaml", ".yml": "yaml", ".tsv": "tsv", ".tab": "tsv"}
@@ -373,7 +377,7 @@ _SUMMARIES = {
 for _kind, _summary in _SUMMARIES.items():
     _match, _fingerprint, _factory = _family(_kind)
     LEXICON_FORMATS.register_family(f"{_kind}:<path>", _match, _summary, fingerprint=_fingerprint,
-                                    capabilities={"path": True},
+                                    capabilities={"path": True, "options": LEXICON_OPTIONS},
                                     examples=(f"{_kind}:",))(_factory)
 
 

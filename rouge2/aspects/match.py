@@ -41,7 +41,6 @@ from rouge2.analysis.sentences import rule_sentences
 from rouge2.aspects.lexicon import Lexicon
 from rouge2.synonyms.lemmas import morphy_data
 
-
 #: how a sentence's hits are given to aspects: ``sentence``, only to the
 #: aspect(s) with the most hits in the sentence; ``word``, each hit to every
 #: aspect that lists the word

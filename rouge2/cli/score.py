@@ -30,7 +30,7 @@ from rouge2.io.writers import format_comparisons
 from rouge2.limits import MAX_RESAMPLES, MAX_TEST_RESAMPLES, check_count
 from rouge2.scoring.aspects import aspect_coverage
 from rouge2.stats.aggregate import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, compare
-from rouge2.stats.aspects import aspect_table
+from rouge2.stats.aspects import Bootstrap, aspect_table
 from rouge2.stats.significance import DEFAULT_TEST, DEFAULT_TEST_RESAMPLES, TESTS
 
 
@@ -188,8 +188,6 @@ def corpus_main(args) -> int:
 
 
 def _bootstrap(args):
-    from rouge2.stats.aspects import Bootstrap
-
     return Bootstrap(args.resamples, args.confidence, args.seed) if args.resamples else None
 
 
@@ -291,6 +289,7 @@ def pair_main(args) -> int:
 
 def main(argv: list[str]) -> int:
     from rouge2.cli.options import add_option_flags
+    from rouge2.measures import measure_forms
     from rouge2.scoring.scorer import DEFAULT_MEASURES
 
     ap = _Parser(prog="rouge2 score",
@@ -305,7 +304,8 @@ def main(argv: list[str]) -> int:
                          "(with -c: each file is one whole reference)")
     ap.add_argument("-c", "--candidate", metavar="FILE",
                     help="single-pair mode: the whole file is one candidate")
-    ap.add_argument("-m", "--measures", nargs="+", default=list(DEFAULT_MEASURES), metavar="NAME")
+    ap.add_argument("-m", "--measures", nargs="+", default=list(DEFAULT_MEASURES), metavar="NAME",
+                    help=f"measures (default {' '.join(DEFAULT_MEASURES)}); forms: {measure_forms()}")
     ap.add_argument("--encoding", default="utf-8")
     ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
     ap.add_argument("--per-summary", metavar="FILE", help="write each summary's scores (JSONL)")

@@ -23,7 +23,7 @@ from rouge2.analysis.analyzer import Analyzer
 from rouge2.aspects.lexicon import Lexicon, load_lexicon
 from rouge2.aspects.match import AspectMatcher, TextAspects
 from rouge2.errors import UserError
-from rouge2.measures.base import Measure, PairStats
+from rouge2.measures.base import MEASURES, Measure, PairStats, measure_key
 from rouge2.measures.weights import DocumentFrequencies
 
 NAME = "rouge-aspect"
@@ -108,8 +108,14 @@ class Aspect(Measure):
 def canonical(name: str) -> str | None:
     """``rouge-aspect`` for its spellings (``rouge_aspect``, ``ROUGE-Aspect``,
     ``rougeaspect``), None for other names."""
-    key = name.strip().lower().replace("_", "-")
+    key = measure_key(name)
     return NAME if key in ("rouge-aspect", "rougeaspect", "rouge-aspects") else None
 
+
+MEASURES.register_family(
+    NAME, canonical, "ROUGE-Aspect: the share of the reference's aspects (from a lexicon, aspects=) "
+    "the summary mentions", examples=(NAME,),
+    capabilities={"batch": False, "needs_tagger": False, "uses_sentences": False,
+                  "default_score": "recall", "options": OPTIONS})(lambda canonical, **options: Aspect(**options))
 
 __all__ = ["NAME", "OPTIONS", "Aspect", "canonical"]

@@ -2,7 +2,7 @@
 
 The pairs' per-aspect data is computed where the scoring runs
 (:class:`rouge2.run.parallel.PairScorer`, one
-:class:`~rouge2.aspects.coverage.AspectCoverage` per variant); this module
+:class:`~rouge2.measures.aspect_coverage.AspectCoverage` per variant); this module
 collects it into :class:`~rouge2.stats.aspects.AspectStats` and turns it into
 the rows of ``aspects.csv``, the console table, the warnings and the JSON
 summary's ``aspects`` section.

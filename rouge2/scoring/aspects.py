@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rouge2.aspects.coverage import AspectCoverage
 from rouge2.errors import UserError
+from rouge2.measures.aspect_coverage import AspectCoverage
 from rouge2.scoring.options import Options
 from rouge2.scoring.scorer import Scorer
 from rouge2.stats.aspects import AspectStats

@@ -53,15 +53,17 @@ from typing import Any
 
 from rouge2.analysis.sentences import SENTENCES
 from rouge2.analysis.stem import STEMMERS
-from rouge2.analysis.stopwords import canonical_stopwords
+from rouge2.analysis.stopwords import STOPWORDS, canonical_stopwords
 from rouge2.analysis.tokenize import TOKENIZERS
-from rouge2.aspects.lexicon import canonical_lexicon
+from rouge2.aspects.lexicon import LEXICON_FORMATS, canonical_lexicon
 from rouge2.aspects.match import ASSIGN
 from rouge2.errors import UserError
 from rouge2.measures.weights import TOPIC_WEIGHTS
-from rouge2.registry import suggest
+from rouge2.pos.tagger import TAGGERS, Tagger
+from rouge2.registry import Registry, suggest
 from rouge2.stats.combine import MULTI_REFERENCE
 from rouge2.stats.prf import ROUNDING
+from rouge2.synonyms.base import SYNONYM_SOURCES
 from rouge2.synonyms.combine import canonical_synonyms
 
 
@@ -254,8 +256,6 @@ def _alpha(value: Any) -> float:
 
 
 def _tagger(value: Any) -> Any:
-    from rouge2.pos.tagger import TAGGERS, Tagger
-
     if value is None:
         return "spacy"
     if isinstance(value, Tagger):
@@ -275,9 +275,24 @@ def _bool(key: str):
     return norm
 
 
+#: The options whose values name components, and the registry of each.  The
+#: normalizers, the signature (every component's identity) and the help
+#: texts read this table; an option added here is recorded in every signature.
+REGISTRY_OPTIONS: dict[str, Registry] = {
+    "tokenizer": TOKENIZERS,
+    "sentences": SENTENCES,
+    "stem": STEMMERS,
+    "stopwords": STOPWORDS,
+    "synonyms": SYNONYM_SOURCES,
+    "tagger": TAGGERS,
+    "multi_reference": MULTI_REFERENCE,
+    "rounding": ROUNDING,
+    "topic_weights": TOPIC_WEIGHTS,
+    "aspects": LEXICON_FORMATS,
+}
+
 _NORMALIZERS = {
-    "tokenizer": _name(TOKENIZERS, "tokenizer"),
-    "sentences": _name(SENTENCES, "sentences"),
+    **{key: _name(registry, key) for key, registry in REGISTRY_OPTIONS.items()},
     "stem": _stem,
     "stopwords": _stopwords,
     "word_limit": _limit("word_limit"),
@@ -293,9 +308,7 @@ _NORMALIZERS = {
     "aspect_lemmas": _bool("aspect_lemmas"),
     "aspect_synonyms": _bool("aspect_synonyms"),
     "aspect_assign": _choice("aspect_assign", ASSIGN),
-    "multi_reference": _name(MULTI_REFERENCE, "multi_reference"),
     "alpha": _alpha,
-    "rounding": _name(ROUNDING, "rounding"),
 }
 
 

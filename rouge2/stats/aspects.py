@@ -1,8 +1,8 @@
 """Per-aspect analysis: coverage and mentions of each aspect, per variant and system.
 
-The per-pair data (:class:`PairAspects`) comes from
-:class:`rouge2.aspects.coverage.AspectCoverage`; this module only adds it
-up.  Definitions (docs/aspects.md, "Per-aspect analysis"), for one variant,
+The per-pair data (:class:`~rouge2.measures.aspect_coverage.PairAspects`)
+comes from :class:`rouge2.measures.aspect_coverage.AspectCoverage`; this
+module only adds it up.  Definitions (docs/aspects.md, "Per-aspect analysis"), for one variant,
 system and aspect a:
 
 * the **aspect words** of a text are the distinct lexicon entries of a that
@@ -29,43 +29,16 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from rouge2.measures.aspect_coverage import AspectCounts, PairAspects
 from rouge2.stats.bootstrap import bootstrap_interval, mean
 from rouge2.stats.coverage import natural_key
 
 #: the columns of ``aspects.csv``, in order
 CSV_COLUMNS = ("variant", "system", "aspect", "tasks", "reference_words", "covered_words", "coverage",
                "ci_low", "ci_high", "mention_recall", "mention_precision")
-
-
-@dataclass(frozen=True)
-class AspectCounts:
-    """One aspect in one (task, system) pair, pooled over the task's references."""
-
-    reference_words: float = 0.0   # sum over references of their aspect words (weights)
-    covered_words: float = 0.0     # ... that the summary has too
-    ref_mentions: int = 0          # references that mention the aspect
-    mention_hits: int = 0          # references that mention it, when the summary does too
-    cand_mentions: int = 0         # references, when the summary mentions it (else 0)
-    covered: tuple[str, ...] = ()  # reference aspect words the summary has (as in the lexicon)
-    missed: tuple[str, ...] = ()   # reference aspect words it does not have
-    added: tuple[str, ...] = ()    # summary aspect words no reference has
-
-    @property
-    def coverage(self) -> float | None:
-        return self.covered_words / self.reference_words if self.reference_words else None
-
-
-@dataclass
-class PairAspects:
-    """The per-aspect data of one (task, system) pair."""
-
-    task: str
-    system: str
-    references: int
-    aspects: dict[str, AspectCounts] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

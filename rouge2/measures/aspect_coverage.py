@@ -3,20 +3,48 @@
 :class:`AspectCoverage` is built from a run's scorer (its analyzer, its
 synonyms when ``aspect_synonyms``) and the ``aspects`` options; it runs where
 the scoring runs (worker processes with ``--jobs``), so it returns plain
-data (:class:`rouge2.stats.aspects.PairAspects`).  Definitions in
-:mod:`rouge2.stats.aspects` and docs/aspects.md.
+data (:class:`PairAspects`), which :mod:`rouge2.stats.aspects` adds up.
+Definitions there and in docs/aspects.md.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from rouge2.aspects.lexicon import load_lexicon
 from rouge2.aspects.match import AspectMatcher, TextAspects
 from rouge2.errors import UserError
 from rouge2.measures.weights import DocumentFrequencies
-from rouge2.stats.aspects import AspectCounts, PairAspects
+
+
+@dataclass(frozen=True)
+class AspectCounts:
+    """One aspect in one (task, system) pair, pooled over the task's references."""
+
+    reference_words: float = 0.0   # sum over references of their aspect words (weights)
+    covered_words: float = 0.0     # ... that the summary has too
+    ref_mentions: int = 0          # references that mention the aspect
+    mention_hits: int = 0          # references that mention it, when the summary does too
+    cand_mentions: int = 0         # references, when the summary mentions it (else 0)
+    covered: tuple[str, ...] = ()  # reference aspect words the summary has (as in the lexicon)
+    missed: tuple[str, ...] = ()   # reference aspect words it does not have
+    added: tuple[str, ...] = ()    # summary aspect words no reference has
+
+    @property
+    def coverage(self) -> float | None:
+        return self.covered_words / self.reference_words if self.reference_words else None
+
+
+@dataclass
+class PairAspects:
+    """The per-aspect data of one (task, system) pair."""
+
+    task: str
+    system: str
+    references: int
+    aspects: dict[str, AspectCounts] = field(default_factory=dict)
 
 
 class AspectCoverage:
@@ -108,4 +136,4 @@ def _texts(words, ids: Iterable[int]) -> tuple[str, ...]:
     return tuple(sorted(words[i].text for i in ids))
 
 
-__all__ = ["AspectCoverage"]
+__all__ = ["AspectCounts", "AspectCoverage", "PairAspects"]
