@@ -277,8 +277,8 @@ def format_system_table(systems: Mapping[str, Mapping[str, Mapping]], measures: 
     after its name: ``rouge-aspect R``).  Rows are ranked by ``rank_score``
     of ``rank_by`` (default: the first measure's shown score), best first,
     ties in natural order of names.  Each cell is the mean of the measure's
-    shown score; with intervals, followed by its interval as ``[.lo,.hi]``.  Columns are the
-    canonical measure names (topic tags visible).  When the rank score is
+    shown score; with intervals, followed by its interval as ``[.lo,.hi]``.
+    Columns are the canonical measure names (topic tags visible).  When the rank score is
     recall or precision, a column shows it.  When systems have different
     numbers of tasks, a ``tasks`` column shows them.  Measures that do not
     fit in ``width`` characters wrap into further blocks, each repeating the
@@ -292,32 +292,11 @@ def format_system_table(systems: Mapping[str, Mapping[str, Mapping]], measures: 
     with_ci = any(e.get("ci") for per in systems.values() for e in per.values())
     gap = 2
 
-    lead_headers = ["rank", "system"]
-    lead_rows = [[str(r), s] for r, s in ranked]
-    numeric_lead = {0}
-    if len(task_counts) > 1:
-        lead_headers.append("tasks")
-        numeric_lead.add(len(lead_headers) - 1)
-        for row, (_, s) in zip(lead_rows, ranked):
-            row.append(str(systems[s][rank_by]["tasks"]))
-    if rank_score != shown[rank_by]:
-        lead_headers.append(f"{rank_by} {_SCORE_WORD[rank_score]}")
-        numeric_lead.add(len(lead_headers) - 1)
-        for row, (_, s) in zip(lead_rows, ranked):
-            row.append(f"{systems[s][rank_by][rank_score]:.5f}")
+    lead_headers, lead_rows, numeric_lead = _lead_columns(
+        systems, ranked, rank_by, rank_score if rank_score != shown[rank_by] else None, len(task_counts) > 1)
     lead_widths = [max(len(h), *(len(r[i]) for r in lead_rows)) for i, h in enumerate(lead_headers)]
 
-    cells: list[list[str]] = []
-    for _, s in ranked:
-        line = []
-        for m in measures:
-            e = systems[s][m]
-            text = f"{e[shown[m]]:.5f}"
-            ci = (e.get("ci") or {}).get(shown[m])
-            if with_ci:
-                text += f" [{_bound(ci[0])},{_bound(ci[1])}]" if ci else ""
-            line.append(text)
-        cells.append(line)
+    cells = [[_score_cell(systems[s][m], shown[m], with_ci) for m in measures] for _, s in ranked]
     heads = [m if shown[m] == "fmeasure" else f"{m} {_SCORE_LETTER[shown[m]]}" for m in measures]
     widths = [max(len(m), *(len(c[j]) for c in cells)) for j, m in enumerate(heads)]
     room = width - sum(lead_widths) - gap * len(lead_widths)
@@ -330,18 +309,9 @@ def format_system_table(systems: Mapping[str, Mapping[str, Mapping]], measures: 
     lines = []
     if title:
         lines.append(title)
-    counts = sorted(task_counts)
-    over = (f"over {counts[0]} task{'s' if counts[0] != 1 else ''} per system" if len(counts) == 1
-            else "over each system's tasks")
-    kinds = set(shown.values())
-    what = (f"cells: mean F {over}" if kinds == {"fmeasure"} else
-            f"cells: mean {_SCORE_WORD[kinds.pop()]} {over}" if len(kinds) == 1 else
-            f"cells: mean F {over}, or the score after the measure's name (R recall, P precision)")
-    if with_ci:
-        pct = f"{confidence * 100:g}% " if confidence else ""
-        what += f" [{pct}bootstrap interval]"
+    what = _cells_line(sorted(task_counts), set(shown.values()), confidence if with_ci else False)
     lines.append(f"{what}; ranked by {rank_by} {_SCORE_WORD[rank_score]}, best first")
-    for b, block in enumerate(blocks):
+    for block in blocks:
         ws = lead_widths + [widths[j] for j in block]
         right = numeric_lead | set(range(len(lead_widths), len(ws)))
         lines.append("")
@@ -350,6 +320,48 @@ def format_system_table(systems: Mapping[str, Mapping[str, Mapping]], measures: 
         for lead, row in zip(lead_rows, cells):
             lines.append(fmt(lead + [row[j] for j in block], ws, right))
     return "\n".join(lines) + "\n"
+
+
+def _lead_columns(systems: Mapping[str, Mapping[str, Mapping]], ranked: list[tuple[int, str]], rank_by: str,
+                  rank_score: str | None, tasks: bool) -> tuple[list[str], list[list[str]], set[int]]:
+    """The system table's first columns: rank, system, the tasks (when they
+    differ) and the ranking score (when it is not the one shown)."""
+    headers = ["rank", "system"]
+    rows = [[str(r), s] for r, s in ranked]
+    numeric = {0}
+    if tasks:
+        headers.append("tasks")
+        numeric.add(len(headers) - 1)
+        for row, (_, s) in zip(rows, ranked):
+            row.append(str(systems[s][rank_by]["tasks"]))
+    if rank_score is not None:
+        headers.append(f"{rank_by} {_SCORE_WORD[rank_score]}")
+        numeric.add(len(headers) - 1)
+        for row, (_, s) in zip(rows, ranked):
+            row.append(f"{systems[s][rank_by][rank_score]:.5f}")
+    return headers, rows, numeric
+
+
+def _score_cell(entry: Mapping, score: str, with_ci: bool) -> str:
+    """One cell of the system table: the mean ``score``, then its interval."""
+    text = f"{entry[score]:.5f}"
+    ci = (entry.get("ci") or {}).get(score)
+    if with_ci and ci:
+        text += f" [{_bound(ci[0])},{_bound(ci[1])}]"
+    return text
+
+
+def _cells_line(counts: list[int], kinds: set[str], confidence: float | bool | None) -> str:
+    """What the cells of the system table are (``confidence`` False: no intervals)."""
+    over = (f"over {counts[0]} task{'s' if counts[0] != 1 else ''} per system" if len(counts) == 1
+            else "over each system's tasks")
+    what = (f"cells: mean F {over}" if kinds == {"fmeasure"} else
+            f"cells: mean {_SCORE_WORD[next(iter(kinds))]} {over}" if len(kinds) == 1 else
+            f"cells: mean F {over}, or the score after the measure's name (R recall, P precision)")
+    if confidence is not False:
+        pct = f"{confidence * 100:g}% " if confidence else ""
+        what += f" [{pct}bootstrap interval]"
+    return what
 
 
 def format_comparisons(comparisons: Sequence[Mapping]) -> str:

@@ -120,6 +120,7 @@ class Topic(Measure):
 
     def _weighted_stats(self, c: Counter, r: Counter) -> PairStats:
         # counts keyed by stem (no synonyms with weights): sums of idf weights
+        assert self.frequencies is not None  # stats() checks it
         idf = self.frequencies.idf
         hit = sum(min(n, r[u]) * idf(u) for u, n in c.items() if u in r)
         return PairStats(hit, sum(n * idf(u) for u, n in r.items()), sum(n * idf(u) for u, n in c.items()))

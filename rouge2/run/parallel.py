@@ -28,8 +28,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from math import ceil
 from typing import Any
 
-from rouge2.measures.aspect_coverage import AspectCoverage
 from rouge2.io.inputs import InputItem
+from rouge2.measures.aspect_coverage import AspectCoverage
 from rouge2.measures.base import PairStats
 from rouge2.scoring.batch import CHUNK, batch_plan
 from rouge2.scoring.options import Options

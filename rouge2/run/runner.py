@@ -204,8 +204,9 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
                         long_csv.write(item.task, item.system, len(item.references), scores, variant=name)
                 if report is not None:
                     report.add(item.system, cov)
-                for name, pair_aspects in aspects.items():
-                    aspect_stats.add(name, pair_aspects)
+                if aspect_stats is not None:
+                    for name, pair_aspects in aspects.items():
+                        aspect_stats.add(name, pair_aspects)
         except BaseException:
             if report is not None:
                 report.close()

@@ -101,7 +101,7 @@ class Scorer:
             if not m.needs_tagger and hasattr(m, "prepare"):
                 m.prepare(self.analyzer)
         #: measures weighted over the run's references (topic_weights: idf)
-        self.weighted = {n: m for n, m in self.measures.items() if getattr(m, "weighted", False)}
+        self.weighted: dict[str, Any] = {n: m for n, m in self.measures.items() if getattr(m, "weighted", False)}
         if self.weighted and self.synonyms is not None:
             raise UserError("topic_weights: idf does not combine with synonyms yet: give one or the "
                             "other (docs/topics.md, \"Generic words\")")

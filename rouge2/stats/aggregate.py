@@ -77,7 +77,7 @@ def adjust(comparisons: list[dict[str, Any]], family: Sequence[str] = ("measure"
     """Add ``p_adjusted`` (Holm-Bonferroni) to each comparison, over the
     comparisons that agree on the ``family`` keys (by default the pairs of
     systems tested on one measure and score); ``correction`` says so."""
-    groups: dict[tuple, list[int]] = {}
+    groups: dict[tuple[Any, ...], list[int]] = {}
     for i, c in enumerate(comparisons):
         groups.setdefault(tuple(c.get(k) for k in family), []).append(i)
     for members in groups.values():

@@ -95,7 +95,7 @@ class AspectStats:
         pairs = [self.pairs[variant][(t, system)] for t in self.tasks_of(variant, system)]
         counts = [p.aspects[aspect] for p in pairs if aspect in p.aspects]
         scored = [c for c in counts if c.ref_mentions and c.coverage is not None]
-        values = [c.coverage for c in scored]
+        values = [c.covered_words / c.reference_words for c in scored]
         ref_m = sum(c.ref_mentions for c in counts)
         cand_m = sum(c.cand_mentions for c in counts)
         hits = sum(c.mention_hits for c in counts)
@@ -138,9 +138,9 @@ def aspect_table(rows: Iterable[dict[str, Any]], aspects: Sequence[str], value: 
     """Systems x aspects as console text (one table per variant): each cell the
     ``value`` in percent, with its interval when there is one."""
     by_variant: dict[str, dict[str, dict[str, dict[str, Any]]]] = {}
-    for r in rows:
-        by_variant.setdefault(r["variant"], {}).setdefault(r["system"], {})[r["aspect"]] = r
-    out = []
+    for row in rows:
+        by_variant.setdefault(row["variant"], {}).setdefault(row["system"], {})[row["aspect"]] = row
+    out: list[str] = []
     for variant, systems in by_variant.items():
         title = f"aspect {value}" + (f" [{variant}]" if variant else "") + " (%" + (
             f", {confidence * 100:g}% interval" if confidence else "") + "; n: tasks)"
