@@ -104,6 +104,7 @@ class OutputsConfig:
     topic_report_contrast: tuple[tuple[str, str], ...] | None = None  # None: compare.pairs
     topic_report_top: int = 50
     topic_report_task_order: str = "natural"
+    topic_report_variant: str | None = None   # the variant the report shows (None: the first)
     overwrite: bool = False                 # replace existing files rouge2 did not write
     variants_csv: Path | None = None        # the side-by-side table (runs with variants)
     correlations_json: Path | None = None   # meta-evaluation results
@@ -557,7 +558,7 @@ def _output_file(ctx: Ctx, node: yaml.Node, key: str, out_dir: Path, default: st
 
 
 TOPIC_REPORT = Section("outputs.topic_report", {
-    "file": Node(), "topics": Node(),
+    "file": Node(), "topics": Node(), "variant": Text("a variant name"),
     "contrast": Node(),
     "top": Int(minimum=1, maximum=100_000),
     "task_order": Choice(("natural", "input", "lexical")),
@@ -582,6 +583,9 @@ def _topic_report(ctx: Ctx, node: yaml.Node, out_dir: Path, measures: tuple[str,
             extra["topic_report_top"] = checked.get("top")
         if "task_order" in checked:
             extra["topic_report_task_order"] = checked.get("task_order")
+        if "variant" in checked:
+            extra["topic_report_variant"] = checked.get("variant")
+            locations["outputs.topic_report.variant"] = ctx.loc(checked.value_node("variant"))
         if "contrast" in checked:
             extra["topic_report_contrast"] = tuple(_system_pairs(ctx, checked.get("contrast"),
                                                                  "outputs.topic_report.contrast",
@@ -735,6 +739,19 @@ def _variants(ctx: Ctx, node: yaml.Node, base: Options, base_pre: Checked,
     return tuple(out)
 
 
+def _check_report_variant(outputs: OutputsConfig, variants: tuple[tuple[str, Options], ...],
+                          locations: dict[str, str]) -> None:
+    """``outputs.topic_report.variant`` names one of the run's variants."""
+    name = outputs.topic_report_variant
+    if name is None:
+        return
+    names = [n for n, _ in variants]
+    if name not in names:
+        where = locations.get("outputs.topic_report.variant", "")
+        raise UserError(f"{where}: outputs.topic_report.variant: no variant named {name!r}"
+                        f"{suggest(name, names)}; variants: {', '.join(names) or 'none (add a variants section)'}")
+
+
 def _variant_pairs(ctx: Ctx, node: yaml.Node, variants: tuple[tuple[str, Options], ...],
                    key: str) -> tuple[tuple[str, str], ...]:
     names = [n for n, _ in variants]
@@ -839,6 +856,7 @@ def parse_config(text: str, source: str | Path | None = None,
                        | ({"aspects"} if aspects else set()))
     variants = _variants(ctx, top.get("variants"), options, pre, sentences, top, aspects) \
         if "variants" in top else ()
+    _check_report_variant(outputs, variants, locations)
     compare_variants: tuple[tuple[str, str], ...] = ()
     if "compare_variants" in top:
         compare_variants = _variant_pairs(ctx, top.get("compare_variants"), variants, "compare_variants")

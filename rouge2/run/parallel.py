@@ -49,7 +49,7 @@ class PairScorer:
     statistics against each reference and the combined score; the topic
     coverage (under the first set) when the report is on."""
 
-    def __init__(self, measures: tuple[str, ...], option_sets, report_topics: str | None,
+    def __init__(self, measures: tuple[str, ...], option_sets, report_topics: str | tuple | None,
                  frequencies: dict | None = None):
         if isinstance(option_sets, Options):
             option_sets = ((None, option_sets),)
@@ -69,7 +69,9 @@ class PairScorer:
         if report_topics is not None:
             from rouge2.io.topic_report import TopicCoverage
 
-            self.coverage = TopicCoverage(self.scorer, report_topics)
+            # "spec" or ("spec", variant): the report shows that variant (default: the first)
+            spec, variant = report_topics if isinstance(report_topics, tuple) else (report_topics, None)
+            self.coverage = TopicCoverage(self.scorers.get(variant, self.scorer), spec)
         #: per variant, its per-aspect analysis (runs with an aspect lexicon)
         self.aspects = {name: AspectCoverage(sc) for name, sc in self.scorers.items()
                         if sc.options.aspects != "none"}

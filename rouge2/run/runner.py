@@ -127,6 +127,8 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
         from rouge2.io.topic_report import report_topics as _report_topics
 
         report_topics = _report_topics(cfg)
+        if cfg.variants:  # the report shows one variant, named in it
+            report_topics = (report_topics, o.topic_report_variant or cfg.variants[0][0])
     option_sets = cfg.option_sets
     pair_scorer = PairScorer(cfg.measures, option_sets, report_topics)
     frequencies = None
@@ -159,10 +161,11 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
             cov = pair_scorer.coverage
             bs = cfg.bootstrap
             contrast = o.topic_report_contrast
-            if contrast is None and cfg.compare is not None:
+            if contrast is None and cfg.compare is not None and cfg.compare.pairs:
                 contrast = cfg.compare.pairs
             report = TopicReportWriter(tx.open(o.topic_report_csv, newline=""), cov.selection,
-                                       synonyms=cov.relation is not None, title=cfg.name,
+                                       synonyms=cov.relation is not None, title=_report_title(cfg),
+                                       variant=report_topics[1] if isinstance(report_topics, tuple) else None,
                                        resamples=bs.resamples if bs else 0,
                                        confidence=bs.confidence if bs else 0.95,
                                        seed=bs.seed if bs else 0, contrast=contrast,
@@ -353,6 +356,17 @@ def _compare(cfg: RunConfig, result: VariantResult, progress: Progress = NO_PROG
     with progress.phase("tests", total, "tests") as phase:
         return run_compare.comparisons(cfg, result, aspect_stats,
                                        lambda units, draws: _map(workers, units, draws), phase.tick)
+
+
+def _report_title(cfg: RunConfig) -> str | None:
+    """The topic report's title: the run's name, and with variants the one it
+    shows and that variant's synonyms."""
+    if not cfg.variants:
+        return cfg.name
+    name = cfg.outputs.topic_report_variant or cfg.variants[0][0]
+    options = dict(cfg.variants)[name]
+    synonyms = "+".join(str(s) if isinstance(s, str) else "inline" for s in options.synonyms) or "none"
+    return f"{cfg.name + ' ' if cfg.name else ''}[variant {name}; synonyms: {synonyms}]"
 
 
 def _write_aspects(cfg: RunConfig, result: RunResult, tx: OutputTransaction) -> None:
