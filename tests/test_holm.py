@@ -62,3 +62,50 @@ def test_adjust_groups_by_measure_and_score():
 def test_all_pairs():
     assert all_pairs(["a", "b", "c"]) == [("a", "b"), ("a", "c"), ("b", "c")]
     assert all_pairs(["a"]) == []
+
+
+def test_negative_system_correlations_get_one_warning_line_each():
+    from rouge2.run.compare import negative_correlations
+
+    def row(level, measure, score, p, k, variant=None):
+        return {"level": level, "variant": variant, "measure": measure, "score": score,
+                "dimension": "coverage", "pearson": {"value": p}, "kendall": {"value": k}}
+
+    rows = [row("system", "rouge-1", "fmeasure", -0.918, -0.697),
+            row("system", "rouge-1", "recall", 0.648, 0.606),
+            row("summary", "rouge-1", "fmeasure", -0.486, -0.340),      # summary level: no warning
+            row("system", "rouge-2", "fmeasure", -0.1, 0.05),            # the two disagree: no warning
+            row("system", "rouge-l", "fmeasure", float("nan"), -0.2),    # undefined: no warning
+            row("system", "rouge-1", "precision", -0.5, -0.4, "wordnet")]
+    assert negative_correlations(rows) == [
+        "warning: rouge-1 F correlates negatively with coverage at system level (Pearson -0.918, "
+        "Kendall -0.697): higher scores go with worse summaries; rank and compare on a score that agrees "
+        "(rouge2 docs meta-evaluation)",
+        "warning: rouge-1 precision [wordnet] correlates negatively with coverage at system level "
+        "(Pearson -0.500, Kendall -0.400): higher scores go with worse summaries; rank and compare on a "
+        "score that agrees (rouge2 docs meta-evaluation)"]
+
+
+def test_a_run_warns_about_a_negative_system_correlation(tmp_path):
+    import json
+
+    from rouge2.config.yaml_config import load_config
+    from rouge2.run.runner import run
+
+    # longer candidates: higher recall, lower precision and F; the judges like length
+    rows, judged = [], []
+    for t in range(4):
+        ref = f"the room {t} was clean and the staff were kind"
+        for s, cand in enumerate(["the room", "the room was clean",
+                                  f"the room {t} was clean and quiet with kind staff and a view of the sea"]):
+            rows.append({"task": f"t{t}", "system": f"s{s}", "candidate": cand, "references": [ref]})
+            judged.append({"task": f"t{t}", "system": f"s{s}", "coverage": s + 0.1 * t})
+    (tmp_path / "in.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (tmp_path / "j.jsonl").write_text("".join(json.dumps(r) + "\n" for r in judged))
+    (tmp_path / "run.yaml").write_text(
+        "inputs: {format: jsonl, path: in.jsonl}\nmeasures: [rouge-1]\n"
+        "meta_evaluation: {judgments: j.jsonl, resamples: 50, scores: [recall, precision]}\n"
+        "outputs: {dir: out, console: false}\n")
+    result = run(load_config(tmp_path / "run.yaml"), progress=False)
+    lines = [ln for ln in result.console.splitlines() if ln.startswith("warning:")]
+    assert lines == [ln for ln in lines if "rouge-1 precision correlates negatively" in ln] and len(lines) == 1

@@ -26,6 +26,7 @@ def main(argv: list[str]) -> int:
     from rouge2.io.results import read_results
     from rouge2.io.writers import format_correlations
     from rouge2.limits import MAX_RESAMPLES, check_count
+    from rouge2.run.compare import negative_correlations
     from rouge2.stats.correlation import SCHEMES
     from rouge2.stats.meta import MetaSpec, Metric, comparisons, correlations, levels_of
 
@@ -83,4 +84,6 @@ def main(argv: list[str]) -> int:
         print()
     else:
         sys.stdout.write(format_correlations(rows, cmp_rows))
+    for line in negative_correlations(rows):  # no silent F (issue 19): on stderr, one line each
+        print(f"rouge2 correlate: {line}", file=sys.stderr)
     return 0

@@ -537,5 +537,7 @@ def _console(cfg: RunConfig, result: RunResult) -> str:
     if cfg.meta_evaluation is not None:
         text += "\ncorrelation with human judgments\n"
         text += out.format_correlations(result.correlations, result.correlation_comparisons)
+        for line in run_compare.negative_correlations(result.correlations):
+            text += line + "\n"
     text += result.summary["signature_line"] + "\n"
     return text
