@@ -31,6 +31,7 @@ distinct entries that occur.  Every text is matched once per matcher
 
 from __future__ import annotations
 
+import itertools
 import warnings
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -40,6 +41,8 @@ from typing import Any
 from rouge2.analysis.sentences import rule_sentences
 from rouge2.aspects.lexicon import Lexicon
 from rouge2.synonyms.lemmas import morphy_data
+
+_MATCHERS = itertools.count()
 
 #: how a sentence's hits are given to aspects: ``sentence``, only to the
 #: aspect(s) with the most hits in the sentence; ``word``, each hit to every
@@ -100,6 +103,8 @@ class AspectMatcher:
                           UserWarning, stacklevel=3)
         self._related_memo: dict[str, tuple[int, ...]] = {}
         self._related_in: Callable[[str], Any] | None = None
+        #: this matcher's key in a text's feature cache (never reused, unlike id())
+        self._token = next(_MATCHERS)
 
     # -- preparing the entries -------------------------------------------------
     def _analyse(self, text: str) -> tuple[list[str], list[str]]:
@@ -140,7 +145,7 @@ class AspectMatcher:
     # -- matching ------------------------------------------------------------------
     def find(self, text: Any) -> TextAspects:
         """The aspects of an analysed text (computed once per text and matcher)."""
-        return text.feature(("aspects", id(self)), self._find)
+        return text.feature(("aspects", self._token), self._find)
 
     def _find(self, text: Any) -> TextAspects:
         hits: Counter = Counter()

@@ -481,9 +481,11 @@ def _system_pairs(ctx: Ctx, pnode: yaml.Node, key: str,
     return pairs
 
 
-def _compare(ctx: Ctx, node: yaml.Node, locations: dict[str, str], aspects: bool) -> CompareConfig | None:
+def _compare(ctx: Ctx, node: yaml.Node, locations: dict[str, str],
+             aspects: tuple[str, ...] | None) -> CompareConfig | None:
     """``compare``: ``pairs`` (a list, or ``all``), ``test``, ``resamples``,
-    ``seed``, ``score``, ``aspects``; ``aspects``: whether the run has a lexicon."""
+    ``seed``, ``score``, ``aspects``; ``aspects``: the aspects of the run's
+    lexicon (None without one)."""
     if is_null(node):
         return None
     c = COMPARE.check(ctx, node)
@@ -496,14 +498,19 @@ def _compare(ctx: Ctx, node: yaml.Node, locations: dict[str, str], aspects: bool
         pairs = _system_pairs(ctx, pnode, "compare.pairs", locations)
     else:
         pairs = []
-    if c.get("score") == "coverage" and not aspects:
+    if c.get("score") == "coverage" and aspects is None:
         raise ctx.fail(c.value_node("score"), "compare.score: coverage is the per-aspect coverage; "
                                               "add an 'aspects' section (a lexicon), or test recall, "
                                               "precision or fmeasure")
     if "aspects" in c:
-        if not aspects:
-            raise ctx.fail(c.value_node("aspects"), "compare.aspects: the config has no 'aspects' section")
-        locations["compare.aspects"] = ctx.loc(c.value_node("aspects"))
+        vnode = c.value_node("aspects")
+        if aspects is None:
+            raise ctx.fail(vnode, "compare.aspects: the config has no 'aspects' section")
+        for name in c.get("aspects"):
+            if name not in aspects:
+                raise ctx.fail(vnode, f"compare.aspects: no aspect named {name!r} in the lexicon"
+                                      f"{suggest(name, aspects)}; aspects: {', '.join(aspects)}")
+        locations["compare.aspects"] = ctx.loc(vnode)
         kw["aspects"] = tuple(dict.fromkeys(c.get("aspects")))
     return CompareConfig(pairs=tuple(pairs), **kw)
 
@@ -850,7 +857,9 @@ def parse_config(text: str, source: str | Path | None = None,
                                                    "add 'aspects: PATH' or 'aspects: space' (docs/aspects.md)")
     bootstrap = _bootstrap(ctx, top.get("bootstrap")) if "bootstrap" in top else None
     locations: dict[str, str] = {}
-    compare = _compare(ctx, top.get("compare"), locations, bool(aspects)) if "compare" in top else None
+    lexicon = load_lexicon(aspects["aspects"]) if aspects else None
+    names = lexicon.aspects if lexicon is not None else None
+    compare = _compare(ctx, top.get("compare"), locations, names) if "compare" in top else None
     outputs = _outputs(ctx, top.get("outputs"), measures, locations,
                        frozenset(k for k in ("variants", "meta_evaluation") if k in top)
                        | ({"aspects"} if aspects else set()))

@@ -112,6 +112,9 @@ class Scorer:
         """Per weighted measure, the document frequencies of its units over
         ``references`` (texts; each distinct text counted once)."""
         out = {name: DocumentFrequencies() for name in self.weighted}
+        references = list(references)
+        if self.tagger is not None:  # topic measures: tag the references in batches first
+            self.prefetch(references)
         for text in references:
             text = check_text(text, "reference")
             analysed = self.analyzer.analyze(text)
