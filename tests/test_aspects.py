@@ -279,3 +279,26 @@ def test_no_warning_for_a_normal_lexicon():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         matcher()
+
+
+def test_the_heatmap_page_escapes_and_drills_down():
+    import io
+
+    from rouge2.io.aspect_report import write_aspect_report
+    from rouge2.measures.aspect_coverage import AspectCounts, PairAspects
+    from rouge2.stats.aspects import AspectStats
+
+    stats = AspectStats(("food", "rooms"))
+    for task, cov in (("t1", 1.0), ("t2", 0.5)):
+        stats.add(None, PairAspects(task, "<b>sys</b>", 1, {
+            "food": AspectCounts(2, 2 * cov, 1, 1, 1, covered=("breakfast",), missed=("<buffet>",)),
+            "rooms": AspectCounts(1, 0, 1, 0, 0, missed=("bed",))}))
+    rows = stats.rows(None)
+    out = io.StringIO()
+    write_aspect_report(out, stats, rows, title="t & t")
+    page = out.getvalue()
+    assert "<b>sys</b>" not in page and "&lt;b&gt;sys&lt;/b&gt;" in page and "&lt;buffet&gt;" in page
+    assert page.count("<details") == 2  # one drill-down per (system, aspect)
+    assert "<title>Aspect coverage: t &amp; t</title>" in page
+    assert ">75.0<" in page  # food: mean of 100% and 50%
+    assert "http" not in page  # nothing from the network

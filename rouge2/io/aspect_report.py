@@ -104,7 +104,7 @@ def write_aspect_report(out: IO[str], stats: AspectStats, rows: Sequence[Mapping
                         title: str | None = None, settings: Mapping[str, Any] | None = None,
                         confidence: float | None = None, top: int = 15) -> None:
     """The heatmap page (see the module docstring)."""
-    name = title or "rouge2 aspect coverage"
+    name = f"Aspect coverage: {title}" if title else "Aspect coverage"
     parts = [f"<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>{_e(name)}</title>",
              f"<style>{_CSS}</style></head><body><h1>{_e(name)}</h1>",
              "<p class=note>Each cell: the system's mean coverage of the aspect in percent (covered / "
