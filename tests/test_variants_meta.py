@@ -168,8 +168,10 @@ def test_correlate_command_json(shared, tmp_path):
         rc = cli_main(["correlate", str(tmp_path / "out"), "--judgments", str(judged), "--dimension",
                        "relevance", "--level", "system", "--level", "summary", "--resamples", "50", "--json"])
     assert rc == 0
-    out = json.loads(buf.getvalue())
-    assert isinstance(out, list) and len(out) == 2 * 2 * 3  # levels x measures x scores, one dimension
+    doc = json.loads(buf.getvalue())
+    assert doc["schema"] == "rouge2.correlate/1" and doc["comparisons"] == []
+    out = doc["correlations"]
+    assert len(out) == 2 * 2 * 3  # levels x measures x scores, one dimension
     first = out[0]
     assert set(first) >= {"level", "variant", "measure", "score", "dimension", "n", "pearson", "spearman",
                           "kendall"}
