@@ -114,6 +114,11 @@ def csv_path_for(html_path):
 _e = html.escape
 
 
+def _n(count: int, word: str, plural: str | None = None) -> str:
+    """``1 task``, ``2 tasks``: a count with its noun in the right number."""
+    return f"{count} {word if count == 1 else (plural or word + 's')}"
+
+
 def _pct(x: float | None, digits: int = 1) -> str:
     return "n/a" if x is None else f"{100.0 * x:.{digits}f}"
 
@@ -348,7 +353,7 @@ def _svg_top_words(rows: Sequence[dict[str, Any]], what: str) -> str:
         y = top + row_h * i
         share = r["share"] or 0.0
         color = FAMILY_COLORS.get(r["family"], OTHER_COLOR)
-        tip = f"{r['topic']} ({family_label(r['family'])}): {what} in {r['tasks']} pairs ({_pct(share)}%)"
+        tip = f"{r['topic']} ({family_label(r['family'])}): {what} in {_n(r['tasks'], 'pair')} ({_pct(share)}%)"
         out.append(f'<g><title>{_e(tip)}</title>'
                    f'<text x="{label_w - 8}" y="{y + 13}" text-anchor="end">{_e(r["topic"])} '
                    f'<tspan class="axis">{_e(r["family"])}</tspan></text>'
@@ -649,7 +654,8 @@ class _Pages:
         parts.append(
             f'<p class="meta">Topic words: parts of speech <code>{_e(d["selection"])}</code> ({aux}); '
             f'distinct words (stems) as in ROUGE-TopicUniq; synonyms {"on" if d["synonyms"] else "off"}. '
-            f'{c["systems"]} systems, {c["tasks"]} tasks, {c["pairs"]} summaries.</p></header>\n')
+            f'{_n(c["systems"], "system")}, {_n(c["tasks"], "task")}, {_n(c["pairs"], "summary", "summaries")}.'
+            '</p></header>\n')
         sections = [("overview", "Overview"), ("systems", "Systems"),
                     ("missed", "Most-missed topic words"), ("added", "Most-added topic words"),
                     ("contrast", "Contrasts"), ("tasks", "Tasks"), ("about", "Definitions and files")]
@@ -676,9 +682,15 @@ class _Pages:
             if best["ci_low"] is not None:
                 ci = (f" ({100 * d['bootstrap']['confidence']:g}% interval "
                       f"{_pct(best['ci_low'])}&#8211;{_pct(best['ci_high'])}%)")
-            out.append(f'<p>Highest coverage: <strong>{_e(best["system"])}</strong>, '
-                       f'{_pct(best["coverage"])}% of the reference topic words per task on average{ci}; '
-                       f'lowest: <strong>{_e(worst["system"])}</strong>, {_pct(worst["coverage"])}%.</p>\n')
+            if best["coverage"] == worst["coverage"]:  # one system, or all tied: no highest and lowest
+                who = (f'<strong>{_e(best["system"])}</strong> covers' if len(rows) == 1
+                       else f"All {len(rows)} systems cover")
+                out.append(f'<p>{who} {_pct(best["coverage"])}% of the reference topic words per task '
+                           f'on average{ci if len(rows) == 1 else ""}.</p>\n')
+            else:
+                out.append(f'<p>Highest coverage: <strong>{_e(best["system"])}</strong>, '
+                           f'{_pct(best["coverage"])}% of the reference topic words per task on average{ci}; '
+                           f'lowest: <strong>{_e(worst["system"])}</strong>, {_pct(worst["coverage"])}%.</p>\n')
         cap = "Coverage per system: mean over tasks of covered / reference topic words"
         if d["bootstrap"]:
             b = d["bootstrap"]
@@ -729,13 +741,12 @@ class _Pages:
         return "".join(out)
 
     def words_tables(self, rows: Sequence[dict[str, Any]], status: str, prefix: str,
-                     unit: str, limit: int | None) -> str:
+                     limit: int | None) -> str:
         by_family: dict[str, list] = {}
         for r in rows:
             by_family.setdefault(r["family"], []).append(r)
         if not by_family:
             return f'<p class="note">No topic word was {status}.</p>\n'
-        occurs = "as reference topic" if status == "missed" else "used"
         out = ['<div class="families">\n']
         for fam in sorted(by_family, key=family_sort_key):
             tid = f"{prefix}-{status}-{fam.lower() or 'x'}"
@@ -743,8 +754,8 @@ class _Pages:
             out.append(f'<div><h3 id="{tid}-h">{_e(family_label(fam).capitalize())} '
                        f'<span class="stats">{_e(fam)}</span></h3>\n'
                        f'<table class="sortable" id="{tid}"><thead><tr><th class="l">topic</th>'
-                       f'<th data-type="num">{unit}</th><th data-type="num">share %</th>'
-                       f'<th data-type="num">{occurs}</th><th data-type="num">rate %</th></tr></thead><tbody>\n')
+                       '<th data-type="num">tasks</th><th data-type="num">share %</th>'  # the glossary's names
+                       '<th data-type="num">occurs</th><th data-type="num">rate %</th></tr></thead><tbody>\n')
             for r in shown:
                 out.append(f'<tr><td class="l">{_e(r["topic"])}</td><td>{r["tasks"]}</td>'
                            f'<td data-v="{_num(r["share"])}">{_pct(r["share"])}</td>'
@@ -761,7 +772,7 @@ class _Pages:
                f'<p class="note">All systems: {what}; counted in (task, system) pairs. Per system: see '
                f'the system pages ({", ".join(self._system_links())}). Top {self.w.html_top} per family '
                f'here; the topics CSV has more.</p>\n']
-        out.append(self.words_tables(self.data[status]["all"], status, "all", "pairs", self.w.html_top))
+        out.append(self.words_tables(self.data[status]["all"], status, "all", self.w.html_top))
         out.append("</section>\n")
         return "".join(out)
 
@@ -775,7 +786,7 @@ class _Pages:
         for k, c in enumerate(self.data["contrast"]):
             a, b = c["system_a"], c["system_b"]
             out.append(f'<h3 id="contrast-{k + 1}">{_e(a)} vs {_e(b)} '
-                       f'<span class="stats">{c["tasks"]} shared tasks</span></h3>\n<div class="twocol">\n')
+                       f'<span class="stats">{_n(c["tasks"], "shared task")}</span></h3>\n<div class="twocol">\n')
             for key, x, y in (("a_covers_b_misses", a, b), ("b_covers_a_misses", b, a)):
                 rows = c[key][: self.w.html_top]
                 tid = f"t-contrast-{k + 1}-{'ab' if key.startswith('a_') else 'ba'}"
@@ -846,7 +857,7 @@ class _Pages:
         for rec in records:
             topics.update(t[0] for t in rec[6])
         out = [f'<div class="task" id="{tid}">\n<h2>Task {_e(task)}</h2>\n'
-               f'<p class="meta">{len(records)} systems, {len(refs)} references, '
+               f'<p class="meta">{_n(len(records), "system")}, {_n(len(refs), "reference")}, '
                f'{len(topics)} distinct reference topic words.</p>\n']
         out.append(self.legend())
         # systems table
@@ -913,7 +924,7 @@ class _Pages:
                 f'<h3><span><a href="{_e(self.system_href(system, from_folder))}">{_e(system)}</a></span>'
                 f'<span class="stats">covered {covered}/{total} ({pct}): {counts["exact"]} exact, '
                 f'{counts["synonym"]} synonym, {counts["missed"]} missed, {counts["added"]} added '
-                f'(over {nrefs} references)</span>'
+                f'(over {_n(nrefs, "reference")})</span>'
                 f'<button class="show" type="button">show in references</button></h3>\n'
                 f'<p class="text">{_marked(candidate, marks)}</p>\n'
                 f'<p class="missed-words" title="superscript: references that have the word">'
@@ -930,12 +941,12 @@ class _Pages:
         ci = ""
         if row["ci_low"] is not None:
             ci = f" ({100 * d['bootstrap']['confidence']:g}% interval {_pct(row['ci_low'])}&#8211;{_pct(row['ci_high'])}%)"
-        out.append(f'<p>Coverage {_pct(row["coverage"])}%{ci} over {row["tasks"]} tasks; pooled '
+        out.append(f'<p>Coverage {_pct(row["coverage"])}%{ci} over {_n(row["tasks"], "task")}; pooled '
                    f'{_pct(row["pooled_coverage"])}%; {_fmt(row["missed_words_per_task"])} missed and '
                    f'{_fmt(row["added_words_per_task"])} added words per task.</p>\n')
         for status in ("missed", "added"):
             out.append(f"<h3>Most-{status} topic words</h3>\n")
-            out.append(self.words_tables(d[status]["systems"][system], status, sid, "tasks", self.w.html_top))
+            out.append(self.words_tables(d[status]["systems"][system], status, sid, self.w.html_top))
         out.append(f'<h3>Tasks</h3>\n{self.filter_box(sid + "-tasks", "tasks")}'
                    f'<table class="sortable" id="{sid}-tasks"><thead><tr><th class="l" data-type="num">task</th>'
                    '<th data-type="num">coverage %</th><th data-type="num">covered</th>'
