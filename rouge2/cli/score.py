@@ -289,17 +289,17 @@ def _scoring_options(args, refs: list[list[str]]) -> dict[str, Any]:
     from rouge2.scoring.options import Options
 
     kw = option_values(args)
+    if args.average == "rouge155":
+        if "rounding" in kw and Options.make(rounding=kw["rounding"]).rounding != "rouge155":
+            raise UserError("--average rouge155 averages the per-summary scores rounded as ROUGE-1.5.5 "
+                            "prints them: drop --rounding (it is set to rouge155)")
+        kw["rounding"] = "rouge155"
     if "multi_reference" not in kw:
         kw["multi_reference"] = Options().multi_reference  # chosen here, so evaluate() does not warn again
         nrefs = reference_counts(refs)
         if nrefs is not None:
             note = multi_reference_note(kw["multi_reference"], nrefs, "add --multi-reference max-f")
             print(f"rouge2 score: note: {note}", file=sys.stderr)
-    if args.average == "rouge155":
-        if "rounding" in kw and Options.make(rounding=kw["rounding"]).rounding != "rouge155":
-            raise UserError("--average rouge155 averages the per-summary scores rounded as ROUGE-1.5.5 "
-                            "prints them: drop --rounding (it is set to rouge155)")
-        kw["rounding"] = "rouge155"
     return kw
 
 

@@ -906,7 +906,7 @@ class _Pages:
             marks = []
             for s, e, i in cspans:
                 _, word, upos, n, status = ctopics[i]
-                note = f"{status} in {n}/{nrefs} references" if status != "added" else "added"
+                note = f"{status} in {n}/{_n(nrefs, 'reference')}" if status != "added" else "added"
                 marks.append((s, e, f'class="{status}" title="{_e(note)}"'))
             missed = [t for t in rtopics if t[4] == "missed"]
             groups: dict[str, list] = {}
