@@ -51,6 +51,8 @@ metric does.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from rouge2.compat.errors import CompatTypeError, CompatValueError
@@ -241,6 +243,7 @@ def load(path, config_name=None, *, seed=0, num_process=1, process_id=0, **kwarg
         raise CompatValueError("distributed evaluation (num_process, process_id) is not supported: "
                                "gather the predictions and references in one process, then compute")
     if seed is None:  # what the metric does when loaded without a seed
-        _, keys, pos, *_ = np.random.get_state()
+        state: Any = np.random.get_state()
+        keys, pos = state[1], state[2]
         seed = int(keys[pos] if pos < 624 else keys[0])
     return Rouge(seed=seed)
