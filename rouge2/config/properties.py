@@ -64,6 +64,18 @@ KNOWN_KEYS = set(JAVA_DEFAULTS) | {"pos_tagger_name", "synonyms.dir"}
 JAVA_DEFAULT_STOPWORDS = "stopwords-rouge-default.txt"
 #: where converted configs write, in the folder the Java tool ran in
 RESULTS_DIR = "rouge2-results"
+#: the first line of every converted config (how ``rouge2 run`` knows one)
+CONVERTED_HEADER = "# Converted by 'rouge2 convert-properties' from "
+#: one line, in the converted config and on the console of its run: the numbers are not the jar's
+JAVA_NUMBERS_NOTE = ("rouge2 scores as ROUGE-1.5.5 defines ROUGE, so most rows differ from the Java jar's "
+                     "(n-grams across line breaks, the S4 window, ROUGE-L on word sequences, tokenization, "
+                     "two Java bugs); each difference is explained in docs/differences.md#java-rouge-20-ganesan "
+                     "(rouge2 docs differences)")
+
+
+def converted_from_java(config_text: str) -> bool:
+    """Whether a config's text is a ``convert-properties`` output (its first line says so)."""
+    return config_text.lstrip("\ufeff").startswith(CONVERTED_HEADER)
 
 _ESCAPES = {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}
 
@@ -358,7 +370,8 @@ def convert_properties(path: str | Path, cwd: str | Path | None = None,
     comments += [f"# note: {n}" for n in notes]
     beta = _beta(props)
     lines: list[str] = [
-        f"# Converted by 'rouge2 convert-properties' from {p.resolve()}",
+        f"{CONVERTED_HEADER}{p.resolve()}",
+        f"# note: {JAVA_NUMBERS_NOTE}",
         f"# Paths were resolved from {paths.base}, as the Java tool resolves them (the folder it runs in).",
         *comments,
         "version: 1",
