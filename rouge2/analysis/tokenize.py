@@ -55,6 +55,9 @@ identity).
     ``character`` for them).  Text without ideographs or kana gives exactly
     the tokens of version 1.
 
+``jieba``, ``sudachi``, ``pythainlp``, ``kiwi``
+    word segmenters from optional extras (:mod:`rouge2.analysis.segment`).
+
 ``character`` (version 1)
     one token per extended grapheme cluster (UAX #29) that holds a letter
     or a number:
@@ -86,6 +89,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 from functools import lru_cache
 
+from rouge2.analysis.segment import SEGMENTERS, segmenter, segmenter_origin
 from rouge2.kernels import rouge155_tokens
 from rouge2.registry import Registry
 
@@ -93,9 +97,11 @@ __all__ = [
     "IDEOGRAPH_KANA_RANGES",
     "KANA_EXTENDERS",
     "TOKENIZERS",
+    "TOKENIZER_VERSIONS",
     "character_tokens",
     "get_tokenizer",
     "grapheme_clusters",
+    "tokenizer_origin",
     "unicode_tokens",
 ]
 
@@ -374,6 +380,18 @@ TOKENIZERS.add("unicode", unicode_tokens,
                "words of any script (NFC, case-folded); each Han, Hiragana and Katakana character a word")
 TOKENIZERS.add("character", character_tokens,
                "one token per grapheme cluster with a letter or digit (NFKC, case-folded)")
+for _seg in SEGMENTERS.values():
+    TOKENIZERS.add(_seg.name, segmenter(_seg.name), _seg.summary)
+
+#: the version of each rouge2 tokenizer's definition (bumped when its tokens change)
+TOKENIZER_VERSIONS = {"rouge155": "1", "unicode": "2", "character": "1"}
+
+
+def tokenizer_origin(name: str) -> str:
+    """What a tokenizer's tokens depend on: its version, or a segmenter's packages and versions."""
+    if name in SEGMENTERS:
+        return segmenter_origin(name)
+    return f"{name} {TOKENIZER_VERSIONS[name]}"
 
 
 def get_tokenizer(name: str):

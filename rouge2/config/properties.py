@@ -187,6 +187,36 @@ def _stemmer(name: str, source: str, line: int) -> str:
         raise UserError(f"{source}:{line}: stemmer.name {name.strip()!r}: {exc}") from None
 
 
+#: the Stanford tagger models the Java tool lists (pos_tagger_name), by the word
+#: their file names start with: (ISO 639-1 code, language)
+JAVA_TAGGER_LANGUAGES = {"arabic": ("ar", "Arabic"), "chinese": ("zh", "Chinese"), "english": ("en", "English"),
+                         "french": ("fr", "French"), "german": ("de", "German"), "spanish": ("es", "Spanish")}
+JAVA_TAGGER_LANGUAGES.update({code: (code, name) for code, name in JAVA_TAGGER_LANGUAGES.values()})
+
+
+def _java_tagger_language(props: dict, tags: bool, source: str) -> str | None:
+    """The language of the Java tool's ``pos_tagger_name`` model (None if unknown or absent).
+
+    When the run tags (topic measures, synonyms) with a model for another
+    language than English, conversion stops: rouge2 never tags such text with
+    its English tagger.
+    """
+    if "pos_tagger_name" not in props:
+        return None
+    name, line = props["pos_tagger_name"]
+    found = JAVA_TAGGER_LANGUAGES.get(re.split(r"[-_.]", name.strip().lower(), maxsplit=1)[0])
+    if found is None:
+        return None
+    code, lang = found
+    if code != "en" and tags:
+        raise UserError(
+            f"{source}:{line}: pos_tagger_name {name.strip()!r} tags {lang} text, which rouge2 will not "
+            f"tag with its English tagger; in the YAML config choose one: 'preprocess: {{language: {code}, "
+            f"tagger: spacy:<a {lang} spaCy pipeline>}}' (universal tags: topic nn|jj becomes noun|adj), "
+            f"'tagger: pretagged' (word/TAG files), or aspect measures with a lexicon (no tagger)")
+    return code
+
+
 _JAVA_LINE_END = re.compile(r"\r\n|\r|\n")
 _JAVA_TRIM = "".join(chr(c) for c in range(0x21))  # String.trim(): every char <= U+0020
 
@@ -307,7 +337,11 @@ def convert_properties(path: str | Path, cwd: str | Path | None = None,
         lines.append("  stopwords: false")
     synonyms = _bool(get("synonyms.use"))
     lines.append(f"  synonyms: {'true     # WordNet' if synonyms else 'false'}")
-    if ("pos_tagger_name" in props and any("topic" in m for m in measures)) or (
+    tagger_lang = _java_tagger_language(props, any("topic" in m for m in measures) or synonyms, source)
+    if tagger_lang not in (None, "en"):
+        lines.append(f"  # pos_tagger_name names a {JAVA_TAGGER_LANGUAGES[tagger_lang][1]} model: for such "
+                     f"texts see 'language: {tagger_lang}' (rouge2 docs languages)")
+    elif ("pos_tagger_name" in props and any("topic" in m for m in measures)) or (
             synonyms and "pos_tagger_name" in props):
         lines.append(f"  # the Java tool tagged with the Stanford model {props['pos_tagger_name'][0].strip()!r};")
         lines.append("  # rouge2 tags with spaCy (rouge2 docs pos-tagging), so some tags can differ.")

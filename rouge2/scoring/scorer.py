@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from rouge2.analysis.analyzer import Analyzer
+from rouge2.analysis.languages import topic_route_error
 from rouge2.analysis.stem import STEMMERS
 from rouge2.analysis.stopwords import load_stopwords
 from rouge2.errors import UserError
@@ -94,6 +95,8 @@ class Scorer:
         if any(m.needs_tagger for m in self.measures.values()):
             from rouge2.pos.tagger import load_tagger
 
+            if o.language not in ("none", "en") and o.tagger == "spacy":
+                raise topic_route_error(o.language)  # never the English tagger on another language
             self.tagger = load_tagger(o.tagger)
             for m in self.measures.values():
                 if m.needs_tagger:

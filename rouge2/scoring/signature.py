@@ -41,32 +41,21 @@ def _sha256_json(value: Any) -> str:
 def data_versions(options: Options, measures: Iterable[str] = (), tagger: Any = None) -> dict[str, Any]:
     """The version or content hash of every data file and model ``options`` use."""
     v: dict[str, Any] = {"rouge2": __version__}
-    if options.tokenizer == "unicode":
-        v["unicode_data"] = unicodedata.unidata_version
+    v.update(language_versions(options))
     stem = options.stem
     if stem == "rouge155":
         from rouge2.analysis.stem import EXCEPTION_FILES
 
         v["stemmer_exceptions"] = _sha256_json([resource_sha256("rouge155", f) for f in EXCEPTION_FILES])
-    elif isinstance(stem, str) and stem.startswith("snowball:"):
-        import importlib.metadata as md
+    elif isinstance(stem, str) and stem.startswith(("snowball:", "snowballstemmer:")):
+        from rouge2.analysis.stem import snowball_origin
 
-        v["snowball"] = f"nltk {md.version('nltk')}"
+        v["snowball"] = snowball_origin(stem)
     elif callable(stem):
         v["stemmer"] = f"custom:{getattr(stem, '__qualname__', type(stem).__name__)}"
-    sw = options.stopwords
-    if sw == "smart":
-        v["stopwords"] = resource_sha256("rouge155", "smart_common_words.txt")
-    elif sw == "rouge2-java":
-        v["stopwords"] = resource_sha256("stopwords", "rouge2-java-default.txt")
-    elif isinstance(sw, str) and sw.startswith("spacy:"):
-        import importlib.metadata as md
-
-        v["stopwords"] = f"spacy {md.version('spacy')}"
-    elif isinstance(sw, str) and sw.startswith("file:"):
-        v["stopwords"] = _sha256_file(sw[len("file:"):])
-    elif isinstance(sw, frozenset):
-        v["stopwords"] = _sha256_json(sorted(sw))
+    stop = _stopwords_version(options.stopwords)
+    if stop is not None:
+        v["stopwords"] = stop
     synonyms = []
     for src in options.synonyms:
         if src == "wordnet":
@@ -91,6 +80,42 @@ def data_versions(options: Options, measures: Iterable[str] = (), tagger: Any = 
     if any("topic" in m for m in measures):
         v["tagger"] = getattr(tagger, "signature", None) or str(options.tagger)
         v["topic_auxiliaries"] = options.topic_auxiliaries
+    return v
+
+
+def _stopwords_version(sw: Any) -> str | None:
+    """The data version of a stopword list (None: no list)."""
+    if sw == "smart":
+        return resource_sha256("rouge155", "smart_common_words.txt")
+    if sw == "rouge2-java":
+        return resource_sha256("stopwords", "rouge2-java-default.txt")
+    if isinstance(sw, str) and sw.startswith("iso:"):
+        return resource_sha256("stopwords", "iso", "stopwords-iso.json.gz")
+    if isinstance(sw, str) and sw.startswith("spacy:"):
+        import importlib.metadata as md
+
+        return f"spacy {md.version('spacy')}"
+    if isinstance(sw, str) and sw.startswith("file:"):
+        return _sha256_file(sw[len("file:"):])
+    if isinstance(sw, frozenset):
+        return _sha256_json(sorted(sw))
+    return None
+
+
+def language_versions(options: Options) -> dict[str, Any]:
+    """The versions the tokenizer and the language preset add to the signature."""
+    from rouge2.analysis.tokenize import TOKENIZER_VERSIONS, tokenizer_origin
+
+    v: dict[str, Any] = {}
+    if options.tokenizer in ("unicode", "character"):
+        v["unicode_data"] = unicodedata.unidata_version
+        v["tokenizer_version"] = TOKENIZER_VERSIONS[options.tokenizer]
+    elif options.tokenizer != "rouge155":
+        v["tokenizer_version"] = tokenizer_origin(options.tokenizer)
+    if options.language != "none":
+        from rouge2.analysis.languages import LANGUAGES
+
+        v["language_preset"] = f"{options.language}@{LANGUAGES.get(options.language).version}"
     return v
 
 
@@ -123,6 +148,8 @@ def signature_line(options: Options, versions: Mapping[str, Any], nrefs: Any = N
         f"stem:{short(options.stem)}", f"stop:{short(options.stopwords)}", f"syn:{syn}",
         f"mref:{options.multi_reference}", f"alpha:{options.alpha:g}", f"round:{options.rounding}",
     ]
+    if options.language != "none":
+        parts.insert(1, f"lang:{options.language}")
     if options.word_limit:
         parts.append(f"words:{options.word_limit}")
     if options.byte_limit:
