@@ -67,9 +67,8 @@ def _jieba() -> Callable[[str], list[str]]:
 def _sudachi() -> Callable[[str], list[str]]:
     sudachipy = _need("sudachi", "sudachipy")
     _need("sudachi", "sudachidict_core")
-    tokenizer = sudachipy.Dictionary(dict="core").create()
-    mode = sudachipy.SplitMode.A
-    return lambda text: [m.surface() for m in tokenizer.tokenize(text, mode)]
+    tokenizer = sudachipy.Dictionary(dict="core").tokenizer(mode=sudachipy.SplitMode.A)
+    return lambda text: [m.surface() for m in tokenizer.tokenize(text)]
 
 
 def _pythainlp() -> Callable[[str], list[str]]:

@@ -217,6 +217,19 @@ def _java_tagger_language(props: dict, tags: bool, source: str) -> str | None:
     return code
 
 
+def _tagger_comments(props: dict, tags: bool, source: str) -> list[str]:
+    """Comment lines on the Java tool's ``pos_tagger_name`` (conversion stops for a
+    non-English tagger when the run tags: see :func:`_java_tagger_language`)."""
+    lang = _java_tagger_language(props, tags, source)
+    if lang not in (None, "en"):
+        return [f"  # pos_tagger_name names a tagger for {JAVA_TAGGER_LANGUAGES[lang][1]}: for such "
+                f"texts see 'language: {lang}' (rouge2 docs languages)"]
+    if tags and "pos_tagger_name" in props:
+        return [f"  # the Java tool tagged with the Stanford model {props['pos_tagger_name'][0].strip()!r};",
+                "  # rouge2 tags with spaCy (rouge2 docs pos-tagging), so some tags can differ."]
+    return []
+
+
 _JAVA_LINE_END = re.compile(r"\r\n|\r|\n")
 _JAVA_TRIM = "".join(chr(c) for c in range(0x21))  # String.trim(): every char <= U+0020
 
@@ -337,14 +350,7 @@ def convert_properties(path: str | Path, cwd: str | Path | None = None,
         lines.append("  stopwords: false")
     synonyms = _bool(get("synonyms.use"))
     lines.append(f"  synonyms: {'true     # WordNet' if synonyms else 'false'}")
-    tagger_lang = _java_tagger_language(props, any("topic" in m for m in measures) or synonyms, source)
-    if tagger_lang not in (None, "en"):
-        lines.append(f"  # pos_tagger_name names a {JAVA_TAGGER_LANGUAGES[tagger_lang][1]} model: for such "
-                     f"texts see 'language: {tagger_lang}' (rouge2 docs languages)")
-    elif ("pos_tagger_name" in props and any("topic" in m for m in measures)) or (
-            synonyms and "pos_tagger_name" in props):
-        lines.append(f"  # the Java tool tagged with the Stanford model {props['pos_tagger_name'][0].strip()!r};")
-        lines.append("  # rouge2 tags with spaCy (rouge2 docs pos-tagging), so some tags can differ.")
+    lines += _tagger_comments(props, any("topic" in m for m in measures) or synonyms, source)
     lines.append("measures:")
     for m in measures:
         lines.append(f"  - {_q(m)}")
