@@ -339,3 +339,22 @@ def test_foreign_text_warning_names_the_preset(monkeypatch):
     msg = str(caught[0].message)
     assert "the rouge155 tokenizer keeps only ASCII letters and digits" in msg
     assert 'language="zh" (command line: --language zh; YAML: language: zh)' in msg
+
+
+def test_docs_table_lists_every_preset_as_registered():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "languages.md").read_text(encoding="utf-8")
+    rows = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 7 and cells[0].startswith("`") and cells[2].startswith("`"):
+            rows[cells[0].strip("`")] = cells
+    presets = [e.value for e in LANGUAGES if e.value is not None]
+    assert sorted(rows) == sorted(p.code for p in presets)
+    for p in presets:
+        code, name, tok, stem, stop, tagger, seg = rows[p.code]
+        assert (name, tok, stem) == (p.name, f"`{p.tokenizer}`", f"`{p.stem}`")
+        assert stop == (f"`{p.stopwords}`" if p.stopwords else "—")
+        assert tagger == (f"`{p.tagger}`" if p.tagger else "pretagged or aspects")
+        assert seg == (f"`{p.segmenter}`" if p.segmenter else "")

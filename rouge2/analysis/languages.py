@@ -91,7 +91,6 @@ CHARACTER_LANGUAGES = frozenset({"zh", "ja", "th", "lo", "km", "my", "ko"})
 #: trained spaCy pipelines (spaCy 3.8) by language: the topic measures' tagger
 SPACY_PIPELINES = {
     "ca": "ca_core_news_sm", "da": "da_core_news_sm", "de": "de_core_news_sm", "el": "el_core_news_sm",
-    "en": None,  # the default tagger (``spacy``) is English already
     "es": "es_core_news_sm", "fi": "fi_core_news_sm", "fr": "fr_core_news_sm",
     "hr": "hr_core_news_sm", "it": "it_core_news_sm", "ja": "ja_core_news_sm", "ko": "ko_core_news_sm",
     "lt": "lt_core_news_sm", "nb": "nb_core_news_sm", "nl": "nl_core_news_sm", "pl": "pl_core_news_sm",
@@ -105,7 +104,7 @@ SEGMENTER_BY_LANGUAGE = {"zh": "jieba", "ja": "sudachi", "th": "pythainlp", "ko"
 
 def _preset(code: str) -> Preset:
     if code == "en":
-        return Preset("en", "English", "rouge155", "rouge155", "smart")
+        return Preset("en", "English", "rouge155", "rouge155", "smart", tagger="spacy")
     snowball = SNOWBALL_ISO_CODES.get(code)
     pipeline = SPACY_PIPELINES.get(code)
     return Preset(
