@@ -152,8 +152,10 @@ def test_signature_records_the_preset_and_versions():
     o = Options.make(language="de", stopwords=True)
     assert o.settings()["language"] == "de"
     v = data_versions(o)
-    assert v["language_preset"] == "de@1" and v["snowball"].startswith("snowballstemmer ")
-    assert v["tokenizer_version"] == "2" and v["stopwords"].startswith("sha256:")
+    assert v["language_preset"] == {"name": "de", "version": "1", "origin": "rouge2", "data": None}
+    assert v["snowball"].startswith("snowballstemmer ")
+    assert v["tokenizer"]["version"] == "2" and v["tokenizer"]["data"].startswith("unicodedata ")
+    assert v["stopwords"].startswith("sha256:")
     assert "|lang:de|" in signature_line(o, v)
     assert data_versions(Options.make(stem="snowball:german"))["snowball"].startswith("nltk ")
 
@@ -279,7 +281,7 @@ def test_segmenters_when_installed(name, module, text, words):
     from rouge2.analysis.tokenize import get_tokenizer
 
     assert get_tokenizer(name)(text) == words
-    assert data_versions(Options.make(tokenizer=name))["tokenizer_version"].startswith(
+    assert data_versions(Options.make(tokenizer=name))["tokenizer"]["data"].startswith(
         segment.SEGMENTERS[name].packages[0])
 
 

@@ -121,7 +121,7 @@ def _preset(code: str) -> Preset:
 LANGUAGES: Registry = Registry("language")
 for _code in sorted(NAMES):
     _p = _preset(_code)
-    LANGUAGES.add(_code, _p, _p.describe(), aliases=(_p.name.lower(),))
+    LANGUAGES.add(_code, _p, _p.describe(), aliases=(_p.name.lower(),), version=_p.version)
 LANGUAGES.add("none", None, "no preset: ROUGE-1.5.5's English rules, every option as given",
               aliases=("false", "off"))
 

@@ -436,8 +436,8 @@ STEMMERS.add_family("snowball:", "snowball:<language>", _snowball_language,
                     lambda lang: Stemmer(f"snowball:{lang}", snowball_stemmer(lang), 1),
                     "Snowball stemmer for <language> (name or ISO code), every token: nltk's for "
                     "its 16 languages, snowballstemmer's for the 20 others",
-                    prefixes=("snowball-",))
+                    prefixes=("snowball-",), fingerprint=snowball_origin)
 STEMMERS.add_family("snowballstemmer:", "snowballstemmer:<language>", _snowballstemmer_language,
                     lambda lang: Stemmer(f"snowballstemmer:{lang}", snowballstemmer_stemmer(lang), 1),
                     "the snowballstemmer package's stemmer for <language> (34 languages, name or "
-                    "ISO code), every token")
+                    "ISO code), every token", fingerprint=snowball_origin)

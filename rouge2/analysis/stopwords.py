@@ -32,7 +32,7 @@ from functools import cache
 from pathlib import Path
 from typing import Union
 
-from rouge2.data import read_resource
+from rouge2.data import read_resource, resource_sha256
 from rouge2.errors import UserError
 from rouge2.files import check_regular, read_bytes
 from rouge2.registry import Registry, suggest
@@ -154,7 +154,8 @@ STOPWORDS.add("smart", _smart, "the SMART list ROUGE-1.5.5 removes with -s",
               aliases=("true", "rouge155"))
 STOPWORDS.add("rouge2-java", _rouge2_java, "the Java ROUGE 2.0 default list", aliases=("java",))
 STOPWORDS.add_family("iso:", "iso:<lang>", _iso_language, lambda lang: lambda: iso_stopwords(lang),
-                     "the stopwords-iso list for ISO 639-1 code <lang> (58 languages, shipped)")
+                     "the stopwords-iso list for ISO 639-1 code <lang> (58 languages, shipped)",
+                     fingerprint=lambda name: resource_sha256("stopwords", "iso", "stopwords-iso.json.gz"))
 STOPWORDS.add_family("spacy:", "spacy:<lang>", _spacy_language, lambda lang: lambda: _spacy(lang),
                      "spaCy's stopword list for language <lang>")
 STOPWORDS.add_family("file:", "<file path>", lambda path: str(Path(path).expanduser().resolve()),

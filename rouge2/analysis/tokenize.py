@@ -97,11 +97,9 @@ __all__ = [
     "IDEOGRAPH_KANA_RANGES",
     "KANA_EXTENDERS",
     "TOKENIZERS",
-    "TOKENIZER_VERSIONS",
     "character_tokens",
     "get_tokenizer",
     "grapheme_clusters",
-    "tokenizer_origin",
     "unicode_tokens",
 ]
 
@@ -372,26 +370,24 @@ def character_tokens(text: str) -> list[str]:
     return out
 
 
+def _unicode_data(name: str) -> str:
+    """The Unicode tokenizers' data: Python's Unicode database version."""
+    return f"unicodedata {unicodedata.unidata_version}"
+
+
 TOKENIZERS: Registry = Registry("tokenizer")
 TOKENIZERS.add("rouge155", rouge155_tokens,
                "ROUGE-1.5.5's rules: ASCII letters and digits, lowercased; other text vanishes",
                aliases=("rouge-1.5.5",))
 TOKENIZERS.add("unicode", unicode_tokens,
-               "words of any script (NFC, case-folded); each Han, Hiragana and Katakana character a word")
+               "words of any script (NFC, case-folded); each Han, Hiragana and Katakana character a word",
+               version="2", fingerprint=_unicode_data)
 TOKENIZERS.add("character", character_tokens,
-               "one token per grapheme cluster with a letter or digit (NFKC, case-folded)")
+               "one token per grapheme cluster with a letter or digit (NFKC, case-folded)",
+               version="1", fingerprint=_unicode_data)
 for _seg in SEGMENTERS.values():
-    TOKENIZERS.add(_seg.name, segmenter(_seg.name), _seg.summary)
-
-#: the version of each rouge2 tokenizer's definition (bumped when its tokens change)
-TOKENIZER_VERSIONS = {"rouge155": "1", "unicode": "2", "character": "1"}
-
-
-def tokenizer_origin(name: str) -> str:
-    """What a tokenizer's tokens depend on: its version, or a segmenter's packages and versions."""
-    if name in SEGMENTERS:
-        return segmenter_origin(name)
-    return f"{name} {TOKENIZER_VERSIONS[name]}"
+    TOKENIZERS.add(_seg.name, segmenter(_seg.name), _seg.summary, fingerprint=segmenter_origin,
+                   capabilities={"segmenter": True, "language": _seg.language, "extra": _seg.extra})
 
 
 def get_tokenizer(name: str):

@@ -103,19 +103,16 @@ def _stopwords_version(sw: Any) -> str | None:
 
 
 def language_versions(options: Options) -> dict[str, Any]:
-    """The versions the tokenizer and the language preset add to the signature."""
-    from rouge2.analysis.tokenize import TOKENIZER_VERSIONS, tokenizer_origin
+    """What the tokenizer (other than ``rouge155``) and the language preset add to the signature."""
+    from rouge2.analysis.tokenize import TOKENIZERS
 
     v: dict[str, Any] = {}
-    if options.tokenizer in ("unicode", "character"):
-        v["unicode_data"] = unicodedata.unidata_version
-        v["tokenizer_version"] = TOKENIZER_VERSIONS[options.tokenizer]
-    elif options.tokenizer != "rouge155":
-        v["tokenizer_version"] = tokenizer_origin(options.tokenizer)
+    if options.tokenizer != "rouge155":
+        v["tokenizer"] = TOKENIZERS.identity(options.tokenizer)
     if options.language != "none":
         from rouge2.analysis.languages import LANGUAGES
 
-        v["language_preset"] = f"{options.language}@{LANGUAGES.get(options.language).version}"
+        v["language_preset"] = LANGUAGES.identity(options.language)
     return v
 
 
