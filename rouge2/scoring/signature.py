@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import unicodedata
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
