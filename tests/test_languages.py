@@ -65,6 +65,9 @@ def test_explicit_options_win_and_true_means_the_presets_choice():
     assert (o.stem, o.stopwords) == ("snowballstemmer:german", "iso:de")
     assert Options.make(language="en", stopwords=True).stopwords == "smart"
     assert Options.make(language="de", stopwords="smart").stopwords == "smart"
+    base = Options.make(language="de")
+    assert (base.with_(stem=True).stem, base.with_(stopwords=True).stopwords) == ("snowballstemmer:german", "iso:de")
+    assert Options().with_(stem=True).stem == "rouge155"
     with pytest.raises(UserError, match="has no shipped stopword list"):
         Options.make(language="km", stopwords=True)
 
@@ -340,7 +343,7 @@ def test_foreign_text_warning_names_the_preset(monkeypatch):
         rouge2.score(CAND, [REF], ["rouge-1"])
     msg = str(caught[0].message)
     assert "the rouge155 tokenizer keeps only ASCII letters and digits" in msg
-    assert 'language="zh" (command line: --language zh; YAML: language: zh)' in msg
+    assert 'language="zh" (command line: --language zh; YAML: language: zh), or tokenizer="unicode"' in msg
 
 
 def test_docs_table_lists_every_preset_as_registered():

@@ -72,7 +72,7 @@ def warn_if_foreign(sentences: Sequence[str]) -> None:
         code = preset_for_script("".join(foreign))
         if code is not None:
             advice = (f"for this script use its language preset, language=\"{code}\" "
-                      f"(command line: --language {code}; YAML: language: {code})")
+                      f"(command line: --language {code}; YAML: language: {code}), or tokenizer=\"unicode\"")
         else:
             advice = ("for other languages use their preset, language=\"<ISO 639-1 code>\" (command line: "
                       "--language CODE; YAML: language: CODE), or tokenizer=\"unicode\"")

@@ -158,7 +158,7 @@ def _with_language(base: Options, kwargs: dict[str, Any]) -> dict[str, Any]:
     ``language`` in ``kwargs`` nothing changes.
     """
     if kwargs.get("language") is None:
-        return kwargs
+        return _switched_on_base_language(base, kwargs)
     language = normalize("language", kwargs["language"])
     switched_on = {k for k in ("stem", "stopwords") if kwargs.get(k) is True}
     given = {k: v for k, v in kwargs.items() if k != "language" and k not in switched_on}
@@ -167,6 +167,15 @@ def _with_language(base: Options, kwargs: dict[str, Any]) -> dict[str, Any]:
         if key not in given and getattr(base, key) != getattr(Options, key):
             given[key] = getattr(base, key)
     return {**apply_preset(language, given, switched_on), "language": language}
+
+
+def _switched_on_base_language(base: Options, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """``stem=True``/``stopwords=True`` on top of options that have a language: the preset's."""
+    switched_on = {k for k in ("stem", "stopwords") if kwargs.get(k) is True}
+    if base.language == "none" or not switched_on:
+        return kwargs
+    preset = apply_preset(base.language, {}, switched_on)
+    return {**kwargs, **{k: preset[k] for k in switched_on}}
 
 
 def _language(value: Any) -> str:
