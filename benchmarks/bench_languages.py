@@ -20,9 +20,10 @@ Data:
 
 * Multi-SummEval (Koto, Lau and Baldwin, Findings of ACL 2021): 135
   documents per language, a pointer-generator and a BERT summary of each,
-  with crowd-sourced focus and coverage scores (z-scores). rouge2 keeps the
-  texts and scores it uses in ``benchmarks/data/multi_summeval/`` (see the
-  README there for the source and licence);
+  with crowd-sourced focus and coverage scores (z-scores). the benchmark reads the
+  texts and scores it uses from ``benchmarks/data/multi_summeval/``, which
+  the user builds from the authors' repository (the README there gives the
+  source, the format and why the files are not redistributed);
 * SummEval (Fabbri et al., 2021; ``../shared/data/summeval``): 100 CNN/DM
   documents x 16 systems with expert relevance scores, first reference.
 
@@ -85,6 +86,9 @@ def kendall_b(x: list[float], y: list[float]) -> float:
 
 def multi_summeval(code: str) -> list[dict]:
     """Rows {doc, system, candidate, reference, focus, coverage} of one language."""
+    if not (MULTI / f"{code}.tsv").is_file():
+        sys.exit(f"bench_languages: {MULTI / (code + '.tsv')} not found; build the Multi-SummEval files "
+                 f"as {MULTI / 'README.md'} describes (they are not redistributed)")
     texts = {}
     with open(MULTI / f"{code}.tsv", encoding="utf-8", newline="") as fh:
         for row in csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE):
