@@ -139,12 +139,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{prefix}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as exc:
-        signum = getattr(exc, "signum", signal.SIGINT)
-        if signum == signal.SIGINT:
-            print("rouge2: interrupted", file=sys.stderr)
-        else:
-            print(f"rouge2: stopped by {_signal_name(signum)}; no output file was changed",
-                  file=sys.stderr)
+        signum = getattr(exc, "signum", signal.SIGINT)  # Ctrl-C is SIGINT: the same line as the others
+        print(f"rouge2: stopped by {_signal_name(signum)}; no output file was changed", file=sys.stderr)
         return 128 + int(signum)
     except BrokenPipeError:
         return 0
