@@ -96,7 +96,9 @@ class Aspect(Measure):
         f = self.frequencies
         if not self.weighted or f is None:
             return float(len(aspects))
-        return sum(f.idf(a) for a in aspects)
+        # in a fixed order: a set's order depends on the process's string hashing,
+        # and a float sum on its order (--jobs workers may be fresh interpreters)
+        return sum(f.idf(a) for a in sorted(aspects))
 
     def stats(self, cand, ref) -> PairStats:
         a_sys, a_ref = self.mentioned(cand), self.mentioned(ref)

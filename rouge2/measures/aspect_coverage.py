@@ -94,7 +94,7 @@ class AspectCoverage:
         f = self.frequencies
         if not self.weighted or f is None:
             return float(len(set(wids)))
-        return sum(f.idf(self.word_key(w)) for w in set(wids))
+        return sum(f.idf(self.word_key(w)) for w in sorted(set(wids)))  # a fixed order: the same sum anywhere
 
     # -- one pair ----------------------------------------------------------------
     def pair(self, task: str, system: str, candidate: Any, references: Sequence[Any]) -> PairAspects:
