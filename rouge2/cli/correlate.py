@@ -91,6 +91,5 @@ def main(argv: list[str]) -> int:
         print()
     else:
         sys.stdout.write(format_correlations(rows, cmp_rows))
-    for line in negative_correlations(rows):  # no silent F (issue 19): on stderr, one line each
-        print(f"rouge2 correlate: {line}", file=sys.stderr)
+    sys.stderr.writelines(f"rouge2 correlate: {line}\n" for line in negative_correlations(rows))  # no silent F
     return 0

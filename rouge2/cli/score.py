@@ -250,7 +250,7 @@ def _ranked_tables(results: dict, comparisons: list[dict], scripts: dict, args) 
     first = results[names[0]]
     key = first.measures[0]
     index = {"recall": 0, "precision": 1, "fmeasure": 2}[_tested(args, key)]
-    ranked = sorted(names, key=lambda n: -float(_shown(results[n], scripts.get(n), key)[index]))
+    ranked = sorted(names, key=lambda n: -float(_shown(results[n], scripts.get(n), key)[:3][index]))
     tests = ("paired tests of every pair: the table below" if args.pairs == "all" else
              f"p: paired {args.test} test of each measure's score against {names[0]} "
              f"({args.test_resamples} resamples), Holm-adjusted over the systems")
