@@ -49,7 +49,9 @@ def test_the_report_shows_the_variant_asked_for_and_names_it(tmp_path):
     rows = csv_rows(tmp_path / "out" / "report.csv")
     a = {(r["topic"], r["status"], r["matched_with"]) for r in rows if r["system"] == "a"}
     assert ("room", "synonym", "chamber") in a and ("staff", "synonym", "personnel") in a
-    assert "variant syn" in (tmp_path / "out" / "report.html").read_text()
+    page = (tmp_path / "out" / "report.html").read_text()
+    assert "variant syn" in page
+    assert '<a href="aspects.html">Aspect coverage (systems x aspects)</a>' in page  # the heatmap page
 
 
 def test_by_default_the_first_variant_named(tmp_path):

@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -166,6 +167,7 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
             report = TopicReportWriter(tx.open(o.topic_report_csv, newline=""), cov.selection,
                                        synonyms=cov.relation is not None, title=_report_title(cfg),
                                        variant=report_topics[1] if isinstance(report_topics, tuple) else None,
+                                       links=_report_links(cfg),
                                        resamples=bs.resamples if bs else 0,
                                        confidence=bs.confidence if bs else 0.95,
                                        seed=bs.seed if bs else 0, contrast=contrast,
@@ -356,6 +358,15 @@ def _compare(cfg: RunConfig, result: VariantResult, progress: Progress = NO_PROG
     with progress.phase("tests", total, "tests") as phase:
         return run_compare.comparisons(cfg, result, aspect_stats,
                                        lambda units, draws: _map(workers, units, draws), phase.tick)
+
+
+def _report_links(cfg: RunConfig) -> list[tuple[str, str]]:
+    """The topic report's links to the run's other pages: the aspect heatmap."""
+    o = cfg.outputs
+    if o.topic_report is None or o.aspect_report is None:
+        return []
+    return [("Aspect coverage (systems x aspects)",
+             Path(os.path.relpath(o.aspect_report, o.topic_report.parent)).as_posix())]
 
 
 def _report_title(cfg: RunConfig) -> str | None:

@@ -134,14 +134,17 @@ class TopicReportWriter:
     * ``auxiliaries`` - shown in the report: whether verb-tagged
       auxiliaries are topic words (``TopicCoverage.auxiliaries``);
     * ``variant`` - the variant of a run with variants the report shows
-      (in the summary JSON; the title names it too).
+      (in the summary JSON; the title names it too);
+    * ``links`` - ``(label, href)`` of related pages the index links to
+      (the run's aspect heatmap ``aspects.html``).
     """
 
     def __init__(self, csv_handle: IO[str], selection: str, synonyms: bool,
                  title: str | None = None, *, resamples: int = 1000, confidence: float = 0.95,
                  seed: int = 0, contrast: Sequence[Sequence[str]] | None = None,
                  top: int | None = 50, html_top: int = 20, task_order: str = "natural",
-                 auxiliaries: bool = False, variant: str | None = None):
+                 auxiliaries: bool = False, variant: str | None = None,
+                 links: Sequence[tuple[str, str]] = ()):
         if task_order not in TASK_ORDERS:
             raise UserError(f"topic report: task order {task_order!r} is not one of "
                             f"{', '.join(TASK_ORDERS)}")
@@ -169,6 +172,7 @@ class TopicReportWriter:
         self.task_order = task_order
         self.auxiliaries = auxiliaries
         self.variant = variant
+        self.links = [(str(label), str(href)) for label, href in links]
         self.stats = CoverageStats()
 
     # -- input -----------------------------------------------------------
@@ -240,6 +244,7 @@ class TopicReportWriter:
             "auxiliaries": self.auxiliaries,
             "synonyms": self.synonyms,
             "variant": self.variant,
+            "links": [list(link) for link in self.links],
             "counts": {"tasks": len(st.task_first), "systems": len(st.system_first),
                        "pairs": len(st.pairs)},
             "bootstrap": None if self.bootstrap is None else {
