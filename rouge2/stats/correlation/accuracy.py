@@ -206,29 +206,29 @@ class AccuracyValues(NamedTuple):
 def accuracy_values(data: Data, level: str, draws: BootstrapDraws | None, tie: bool,
                     use_c: bool = True) -> AccuracyValues:
     """Both accuracies on the data (``draws`` None) or on each resample."""
+    units = Units(data, level)
+    groups = units.groups()
+    n = sum(1 for g in groups if pair_counts(g.m, g.h, g.w) is not None) if level == "summary" else \
+        len(groups[0].m)
     kern = kernels.accuracy_resample if use_c else None
     if kern is not None:
         got = kern({"system": 0, "summary": 1, "global": 2}[level], int(tie), data.flat[0], data.flat[-1],
                    layout(data), None if draws is None else draws.rows, None if draws is None else draws.cols,
                    1 if draws is None else draws.resamples)
-        if got is not None:
-            return _from_kernel(got)
-    units = Units(data, level)
-    out = AccuracyValues([], [], [], 0)
+        if got is not None:  # None: a count too large for the kernel's 62 bits
+            return _from_kernel(got, n)
+    out = AccuracyValues([], [], [], n)
     for rows, cols in ([(None, None)] if draws is None else draws):
         mean, best = _accuracy_values(units, rows, cols, tie)
         out.pairwise.append(NAN if mean is None else _ratio(mean.num, mean.den))
         if tie:
             out.calibrated.append(NAN if mean is None or best is None else _ratio(best[0], mean.den))
             out.epsilon.append(NAN if best is None else best[1])
-    groups = units.groups()
-    n = sum(1 for g in groups if pair_counts(g.m, g.h, g.w) is not None) if level == "summary" else \
-        len(groups[0].m)
-    return out._replace(n=n)
+    return out
 
 
-def _from_kernel(got: Any) -> AccuracyValues:
-    nums, cal, den, eps, n = got
+def _from_kernel(got: Any, n: int) -> AccuracyValues:
+    nums, cal, den, eps = got
     pairwise = [NAN if d == 0 else _ratio(a, d) for a, d in zip(nums, den)]
     calibrated = [NAN if d == 0 else _ratio(a, d) for a, d in zip(cal, den)] if cal is not None else []
     return AccuracyValues(pairwise, calibrated, list(eps) if eps is not None else [], n)

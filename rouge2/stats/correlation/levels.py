@@ -229,3 +229,18 @@ def prepare(tables: Sequence[ScoreTable], names: Sequence[str], level: str,
     which = check_coefficients(coefficients)
     data = Data(tables, names)
     return data, Level(data, level, which), which
+
+
+def level_n(data: Data, level: str) -> int:
+    """What a level correlates: systems, cells, or (summary level) the tasks
+    whose correlation is defined (at least two systems, neither side constant)."""
+    if level == "system":
+        return data.ns
+    if level == "global":
+        return data.ncells
+    x, z = data.flat[0], data.flat[-1]
+    n = 0
+    for ks in data.col_cells:
+        xs, zs = [x[k] for k in ks], [z[k] for k in ks]
+        n += len(ks) > 1 and min(xs) != max(xs) and min(zs) != max(zs)
+    return n

@@ -54,19 +54,21 @@ def _unpack(blob: bytes, k: int) -> list[list[float]]:
 # Bootstrap
 
 
-def bootstrap_values(data: Data, lv: Level, xs: list[list[float]], draws: BootstrapDraws,
+def bootstrap_values(data: Data, lv: Level, xs: list[list[float]], draws: BootstrapDraws | None,
                      use_c: bool = True) -> list[list[list[float]]]:
     """For each table of ``xs`` (aligned like the human table): per
-    coefficient of ``lv.which``, its value on each resample of ``draws``."""
+    coefficient of ``lv.which``, its value on each resample of ``draws``
+    (``None``: once, on the data)."""
     kern = kernels.corr_resample if use_c else None
     k = len(lv.which)
     if kern is not None:
         blobs = kern(_LEVEL_CODE[lv.level], _mask(lv.which), [*xs, lv.z], layout(data),
-                     draws.rows, draws.cols, draws.resamples)
+                     None if draws is None else draws.rows, None if draws is None else draws.cols,
+                     1 if draws is None else draws.resamples)
         return [_unpack(b, k) for b in blobs]
     out: list[list[list[float]]] = [[[] for _ in range(k)] for _ in xs]
     kept = [lv.keep(x) for x in xs]
-    for rows, cols in draws:
+    for rows, cols in ([(None, None)] if draws is None else draws):
         vals, _ = lv.values(kept, rows, cols)
         for per, v in zip(out, vals):
             for lst, value in zip(per, v):

@@ -11,7 +11,7 @@ from rouge2.errors import UserError
 from rouge2.stats.correlation.accuracy import accuracy_values
 from rouge2.stats.correlation.coefficients import COEFFICIENTS, NAN, check_coefficients, corr, vec
 from rouge2.stats.correlation.draws import BootstrapDraws, packed_bootstrap
-from rouge2.stats.correlation.levels import Level, prepare
+from rouge2.stats.correlation.levels import Level, level_n, prepare
 from rouge2.stats.correlation.resampling import bootstrap_values, paired_bootstrap
 from rouge2.stats.correlation.resampling import permutation as permutation_test
 from rouge2.stats.correlation.soft import spa_values
@@ -149,9 +149,10 @@ def _chosen(coefficients: Sequence[str] | str, statistics: Sequence[str] | str |
 def _coefficient_estimates(data: Data, level: str, which: tuple[str, ...], draws: BootstrapDraws,
                            confidence: float) -> tuple[int, dict[str, Estimate]]:
     lv = Level(data, level, which)
-    (point,), n = lv.values([lv.keep(data.flat[0])])
+    (point,) = bootstrap_values(data, lv, [data.flat[0]], None)
     (samples,) = bootstrap_values(data, lv, [data.flat[0]], draws)
-    return n, {c: Estimate(v, interval(s, confidence)) for c, v, s in zip(which, point, samples)}
+    return level_n(data, level), {c: Estimate(v[0], interval(s, confidence))
+                                  for c, v, s in zip(which, point, samples)}
 
 
 def _accuracy_estimates(data: Data, level: str, keys: set[str], draws: BootstrapDraws,
@@ -168,6 +169,52 @@ def _accuracy_estimates(data: Data, level: str, keys: set[str], draws: Bootstrap
     return point.n, out
 
 
+@dataclass(frozen=True)
+class Settings:
+    """How the intervals are computed (shared by every level and statistic)."""
+
+    resampling: str = "both"
+    resamples: int = 1000
+    confidence: float = 0.95
+    seed: int = 0
+
+
+def _at_level(data: Data, level: str, chosen: tuple[Statistic, ...], st: Settings) -> CorrelationResult:
+    draws = packed_bootstrap(data.ns, data.nt, st.resampling, st.resamples, st.seed)
+    est: dict[str, Estimate] = {}
+    n = 0
+    which = tuple(s.name for s in chosen if s.engine == "correlation")
+    if which:
+        n, got = _coefficient_estimates(data, level, which, draws, st.confidence)
+        est.update(got)
+    keys = {s.key for s in chosen if s.engine == "accuracy"}
+    if keys:
+        k, got = _accuracy_estimates(data, level, keys, draws, st.confidence)
+        n = max(n, k)
+        est.update(got)
+    if any(s.engine == "soft" for s in chosen):
+        point = spa_values(data, None, st.resamples, st.seed)[0]
+        est["soft_pairwise_accuracy"] = Estimate(point, interval(spa_values(data, draws, st.resamples, st.seed),
+                                                                 st.confidence))
+        n = max(n, data.ns)
+    extra = {k: v for k, v in est.items() if k not in COEFFICIENTS}
+    return CorrelationResult(level, n, est.get("pearson"), est.get("spearman"), est.get("kendall"),
+                             st.resampling, st.resamples, float(st.confidence), st.seed,
+                             data.ns, data.nt, data.ncells, extra)
+
+
+def correlation_levels(metric: ScoreTable, human: ScoreTable, levels: Mapping[str, Sequence[str]], *,
+                       resampling: str = "both", resamples: int = 1000, confidence: float = 0.95,
+                       seed: int = 0) -> dict[str, CorrelationResult]:
+    """:func:`correlation` at several levels of one aligned table: ``levels``
+    maps each level to the statistics wanted there."""
+    check_confidence(confidence)
+    st = Settings(check_scheme(resampling, "resampling scheme"), resamples, float(confidence), seed)
+    chosen = {check_level(level): _chosen(COEFFICIENTS, names, level) for level, names in levels.items()}
+    data = Data([metric, human], ["metric", "human"])
+    return {level: _at_level(data, level, stats, st) for level, stats in chosen.items()}
+
+
 def correlation(metric: ScoreTable, human: ScoreTable, level: str = "system", *,
                 resampling: str = "both", resamples: int = 1000, confidence: float = 0.95,
                 seed: int = 0, coefficients: Sequence[str] = COEFFICIENTS,
@@ -180,31 +227,11 @@ def correlation(metric: ScoreTable, human: ScoreTable, level: str = "system", *,
     :data:`~rouge2.stats.correlation.statistics.STATISTICS` (default: the
     ``coefficients``)."""
     check_confidence(confidence)
-    resampling = check_scheme(resampling, "resampling scheme")
+    st = Settings(check_scheme(resampling, "resampling scheme"), resamples, float(confidence), seed)
     level = check_level(level)
     chosen = _chosen(coefficients, statistics, level)
     data = Data([metric, human], ["metric", "human"])
-    draws = packed_bootstrap(data.ns, data.nt, resampling, resamples, seed)
-    est: dict[str, Estimate] = {}
-    n = 0
-    which = tuple(s.name for s in chosen if s.engine == "correlation")
-    if which:
-        n, got = _coefficient_estimates(data, level, which, draws, confidence)
-        est.update(got)
-    keys = {s.key for s in chosen if s.engine == "accuracy"}
-    if keys:
-        k, got = _accuracy_estimates(data, level, keys, draws, confidence)
-        n = max(n, k)
-        est.update(got)
-    if any(s.engine == "soft" for s in chosen):
-        point = spa_values(data, None, resamples, seed)[0]
-        est["soft_pairwise_accuracy"] = Estimate(point, interval(spa_values(data, draws, resamples, seed),
-                                                                 confidence))
-        n = max(n, data.ns)
-    extra = {k: v for k, v in est.items() if k not in COEFFICIENTS}
-    return CorrelationResult(level, n, est.get("pearson"), est.get("spearman"), est.get("kendall"),
-                             resampling, resamples, float(confidence), seed,
-                             data.ns, data.nt, data.ncells, extra)
+    return _at_level(data, level, chosen, st)
 
 
 def p_values(observed: float, samples: Sequence[float]) -> tuple[float, float]:
