@@ -87,8 +87,9 @@ def _spec(args: argparse.Namespace) -> MetaSpec:
 
 
 def _units(scores: Scores, spec: MetaSpec, dimensions: int) -> int:
+    """(metric, dimension, level) combinations: what the progress bar counts."""
     measures = len(spec.measures) if spec.measures is not None else len(scores.measures)
-    return len(scores.variants) * measures * len(spec.scores) * dimensions
+    return len(scores.variants) * measures * len(spec.scores) * dimensions * len(spec.levels)
 
 
 def _output(args: argparse.Namespace, rows: list[dict[str, Any]], cmp_rows: list[dict[str, Any]]) -> None:

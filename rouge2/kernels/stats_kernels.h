@@ -814,6 +814,38 @@ sk_blob(const double *v, Py_ssize_t n)
     return PyBytes_FromStringAndSize((const char *)v, n * (Py_ssize_t)sizeof(double));
 }
 
+/* every resample's values, table by table into res */
+static int
+sk_resample_all(SkLevel *S, const int32_t *rows, const int32_t *cols, Py_ssize_t resamples, double **res)
+{
+    Py_ssize_t r, i;
+    double *vals = sk_alloc(S->a, S->q * S->k, sizeof(double));
+    if (vals == NULL)
+        return -1;
+    for (r = 0; r < resamples; r++) {
+        if (sk_level_values(S, rows ? rows + r * S->L->ns : NULL, cols ? cols + r * S->L->nt : NULL, vals) < 0)
+            return -1;
+        for (i = 0; i + 1 < S->q; i++)
+            memcpy(res[i] + r * S->k, vals + i * S->k, (size_t)S->k * sizeof(double));
+    }
+    return 0;
+}
+
+static PyObject *
+sk_blob_list(double **res, Py_ssize_t count, Py_ssize_t n)
+{
+    Py_ssize_t i;
+    PyObject *out = PyList_New(count);
+    for (i = 0; out != NULL && i < count; i++) {
+        PyObject *b = sk_blob(res[i], n);
+        if (b == NULL)
+            Py_CLEAR(out);
+        else
+            PyList_SET_ITEM(out, i, b);
+    }
+    return out;
+}
+
 PyDoc_STRVAR(corr_resample_doc,
 "corr_resample(level, mask, tables, layout, rows, cols, resamples) -> list[bytes]\n\n"
 "For each table but the last (the human scores), the coefficients of mask at\n"
@@ -824,7 +856,7 @@ corr_resample(PyObject *self, PyObject *args)
 {
     int level, mask;
     PyObject *tables, *layout, *rows_o, *cols_o, *out = NULL, *fast = NULL;
-    Py_ssize_t resamples, i, r;
+    Py_ssize_t resamples, i;
     SkArena a = {NULL, 0, 0};
     SkLayout L;
     SkLevel S;
@@ -858,25 +890,8 @@ corr_resample(PyObject *self, PyObject *args)
         if (S.t[i] == NULL || res[i] == NULL || sk_level_orders(&S, i) < 0)
             goto done;
     }
-    {
-        double *vals = sk_alloc(&a, S.q * S.k, sizeof(double));
-        if (vals == NULL)
-            goto done;
-        for (r = 0; r < resamples; r++) {
-            if (sk_level_values(&S, rows ? rows + r * L.ns : NULL, cols ? cols + r * L.nt : NULL, vals) < 0)
-                goto done;
-            for (i = 0; i + 1 < S.q; i++)
-                memcpy(res[i] + r * S.k, vals + i * S.k, (size_t)S.k * sizeof(double));
-        }
-    }
-    out = PyList_New(S.q - 1);
-    for (i = 0; out != NULL && i + 1 < S.q; i++) {
-        PyObject *b = sk_blob(res[i], resamples * S.k);
-        if (b == NULL)
-            Py_CLEAR(out);
-        else
-            PyList_SET_ITEM(out, i, b);
-    }
+    if (sk_resample_all(&S, rows, cols, resamples, res) == 0)
+        out = sk_blob_list(res, S.q - 1, resamples * S.k);
 done:
     Py_XDECREF(fast);
     sk_release(&rb);
@@ -884,6 +899,22 @@ done:
     sk_layout_release(&L);
     sk_free(&a);
     return out;
+}
+
+/* A* and B* (tables 0 and 1) from A and B and one permutation's flags m, then their values */
+static int
+sk_permuted_values(SkLevel *S, const double *A, const double *B, const unsigned char *m, int scheme, double *vals)
+{
+    const SkLayout *L = S->L;
+    Py_ssize_t c;
+    for (c = 0; c < L->nc; c++) {
+        Py_ssize_t at = scheme == 0 ? L->row[c] : (scheme == 1 ? L->col[c] : L->row[c] * L->nt + L->col[c]);
+        S->t[0][c] = m[at] ? B[c] : A[c];
+        S->t[1][c] = m[at] ? A[c] : B[c];
+    }
+    if (S->level != 0 && (sk_level_orders(S, 0) < 0 || sk_level_orders(S, 1) < 0))
+        return -1;
+    return sk_level_values(S, NULL, NULL, vals);
 }
 
 PyDoc_STRVAR(corr_permute_doc,
@@ -897,7 +928,7 @@ corr_permute(PyObject *self, PyObject *args)
 {
     int level, mask, scheme;
     PyObject *ao, *bo, *zo, *layout, *out = NULL;
-    Py_ssize_t resamples, size, r, c;
+    Py_ssize_t resamples, size, r;
     Py_buffer fb = {0};
     SkArena a = {NULL, 0, 0};
     SkLayout L;
@@ -930,16 +961,7 @@ corr_permute(PyObject *self, PyObject *args)
     if (!A || !B || !S.t[2] || !S.t[0] || !S.t[1] || !ra || !rb || sk_level_orders(&S, 2) < 0)
         goto done;
     for (r = 0; r < resamples; r++) {
-        const unsigned char *m = flags + r * size;
-        for (c = 0; c < L.nc; c++) {
-            Py_ssize_t at = scheme == 0 ? L.row[c] : (scheme == 1 ? L.col[c] : L.row[c] * L.nt + L.col[c]);
-            S.t[0][c] = m[at] ? B[c] : A[c];
-            S.t[1][c] = m[at] ? A[c] : B[c];
-        }
-        if ((S.level == 1 && (sk_level_orders(&S, 0) < 0 || sk_level_orders(&S, 1) < 0))
-            || (S.level == 2 && (sk_level_orders(&S, 0) < 0 || sk_level_orders(&S, 1) < 0)))
-            goto done;
-        if (sk_level_values(&S, NULL, NULL, vals) < 0)
+        if (sk_permuted_values(&S, A, B, flags + r * size, scheme, vals) < 0)
             goto done;
         memcpy(ra + r * S.k, vals, (size_t)S.k * sizeof(double));
         memcpy(rb + r * S.k, vals + S.k, (size_t)S.k * sizeof(double));
@@ -968,93 +990,96 @@ sk_sign(double d)
     return (d > 0) - (d < 0);
 }
 
-/* (agree, pairs) of units u[0..m) with values m, h and weights w (NULL: 1) */
+/* pairs tied on both sides, given the metric side's live units sorted by
+   metric value: within each metric group, the units sorted by human value */
+static int64_t
+sk_joint_ties(Py_ssize_t *live, Py_ssize_t nlive, const double *mv, const double *hv, const int64_t *w)
+{
+    Py_ssize_t a = 0, b, g;
+    int64_t tmh = 0;
+    while (a < nlive) {
+        for (b = a; b < nlive && mv[live[b]] == mv[live[a]]; b++)
+            ;
+        if (b - a > 1) {
+            sk_sort_values = hv;
+            qsort(live + a, (size_t)(b - a), sizeof(Py_ssize_t), sk_cmp_index);
+        }
+        for (g = a; g < b;) {
+            Py_ssize_t e = g;
+            int64_t t = 0;
+            while (e < b && hv[live[e]] == hv[live[g]]) {
+                t += w ? w[live[e]] : 1;
+                e++;
+            }
+            tmh += t * (t - 1) / 2;
+            g = e;
+        }
+        a = b;
+    }
+    return tmh;
+}
+
+/* agreeing pairs of a few units, pair by pair */
+static int64_t
+sk_agree_small(const double *mv, const double *hv, const int64_t *w, Py_ssize_t m)
+{
+    Py_ssize_t a, b;
+    int64_t agree = 0;
+    for (a = 0; a < m; a++) {
+        int64_t wa = w ? w[a] : 1;
+        if (!wa)
+            continue;
+        agree += wa * (wa - 1) / 2;
+        for (b = a + 1; b < m; b++) {
+            int64_t wb = w ? w[b] : 1;
+            if (wb && sk_sign(mv[a] - mv[b]) == sk_sign(hv[a] - hv[b]))
+                agree += wa * wb;
+        }
+    }
+    return agree;
+}
+
+/* (agree, pairs) of units 0..m-1 with values mv, hv and weights w (NULL: 1);
+   morder / horder: the units sorted by mv / hv, or NULL */
 static int
 sk_pair_counts(const double *mv, const double *hv, const int64_t *w, Py_ssize_t m, const Py_ssize_t *morder,
                const Py_ssize_t *horder, SkLevel *S, SkPairs *out)
 {
-    Py_ssize_t a, b, k;
-    int64_t n = 0, hmin_set = 0, tm, th, tmh, s;
-    double hmin = 0.0, hmax = 0.0;
+    Py_ssize_t k, first = -1;
+    int64_t n = 0, tm, tmh, s;
+    int varies = 0;
     out->defined = 0;
     for (k = 0; k < m; k++) {
-        int64_t wk = w ? w[k] : 1;
-        if (!wk)
+        if (w && !w[k])
             continue;
-        n += wk;
-        if (!hmin_set || hv[k] < hmin)
-            hmin = hv[k];
-        if (!hmin_set || hv[k] > hmax)
-            hmax = hv[k];
-        hmin_set = 1;
+        n += w ? w[k] : 1;
+        if (first < 0)
+            first = k;
+        else if (hv[k] != hv[first])
+            varies = 1;
     }
-    if (n < 2 || hmin == hmax)
+    if (n < 2 || !varies)
         return 0;
     out->defined = 1;
     out->pairs = n * (n - 1) / 2;
     if (m <= SK_SMALL_GROUP) {
-        int64_t agree = 0;
-        for (a = 0; a < m; a++) {
-            int64_t wa = w ? w[a] : 1;
-            if (!wa)
-                continue;
-            agree += wa * (wa - 1) / 2;
-            for (b = a + 1; b < m; b++) {
-                int64_t wb = w ? w[b] : 1;
-                if (wb && sk_sign(mv[a] - mv[b]) == sk_sign(hv[a] - hv[b]))
-                    agree += wa * wb;
-            }
-        }
-        out->agree = agree;
+        out->agree = sk_agree_small(mv, hv, w, m);
         return 0;
     }
     /* many units: agree = C + T_mh with C - D = S and C + D = P - T_m - T_h + T_mh */
     if (sk_side(&S->sx, mv, w, m, morder, S->scratch, 4) < 0 || sk_side(&S->sz, hv, w, m, horder, S->scratch, 4) < 0)
         return -1;
-    th = S->sz.ties;
     if (S->sx.is_const) {
         s = 0;
         tm = out->pairs;
+        tmh = S->sz.ties;
     }
     else {
         s = sk_kendall_s(&S->sx, &S->sz, S->kw.tree, S->kw.zg);
         tm = S->sx.ties;
+        tmh = sk_joint_ties(S->sx.live, S->sx.nlive, mv, hv, w);
     }
-    /* joint ties: within each metric group, the human values sorted */
-    tmh = 0;
-    if (S->sx.is_const) {
-        tmh = th;
-    }
-    else {
-        a = 0;
-        while (a < S->sx.nlive) {
-            double xv = mv[S->sx.live[a]];
-            Py_ssize_t g;
-            for (b = a; b < S->sx.nlive && mv[S->sx.live[b]] == xv; b++)
-                ;
-            /* sort the group's units by human value (insertion: groups are small in practice) */
-            for (g = a + 1; g < b; g++) {
-                Py_ssize_t u = S->sx.live[g], j = g;
-                while (j > a && hv[S->sx.live[j - 1]] > hv[u]) {
-                    S->sx.live[j] = S->sx.live[j - 1];
-                    j--;
-                }
-                S->sx.live[j] = u;
-            }
-            for (g = a; g < b;) {
-                Py_ssize_t e = g;
-                int64_t t = 0;
-                while (e < b && hv[S->sx.live[e]] == hv[S->sx.live[g]]) {
-                    t += w ? w[S->sx.live[e]] : 1;
-                    e++;
-                }
-                tmh += t * (t - 1) / 2;
-                g = e;
-            }
-            a = b;
-        }
-    }
-    out->agree = (s + out->pairs - tm - th + tmh) / 2 + tmh;
+    out->agree = (s + out->pairs - tm - S->sz.ties + tmh) / 2 + tmh;
     return 0;
 }
 
@@ -1174,27 +1199,22 @@ sk_acc_groups(SkAcc *A, const int64_t *wr, const int32_t *cols)
     return 0;
 }
 
+/* the mean accuracy over the defined groups as num / den (common
+   denominator: the lcm of the pair counts); 1 when a count would overflow,
+   den 0 when no group is defined */
 static int
-sk_acc_one(SkAcc *A, const int64_t *wr, const int32_t *cols, int64_t *pnum, int64_t *cnum, int64_t *den,
-           double *eps)
+sk_acc_mean(SkAcc *A, int64_t *num_out, int64_t *den)
 {
-    SkLevel *S = A->S;
-    Py_ssize_t g, e;
-    int64_t lcm = 1, wsum = 0, num = 0, best;
+    Py_ssize_t g;
+    int64_t lcm = 1, wsum = 0, num = 0;
     int any = 0;
-    *pnum = *cnum = *den = 0;
-    *eps = SK_NAN;
-    if (A->level == 2 && cols)
-        sk_counts(cols, A->L->nt, S->wt);
-    if (sk_acc_groups(A, wr, cols) < 0)
-        return -1;
     for (g = 0; g < A->ngroups; g++) {
         Py_ssize_t s0 = A->gstart[g], m = A->gstart[g + 1] - s0;
         A->pc[g].defined = 0;
         if (!A->gwt[g])
             continue;
-        if (sk_pair_counts(A->gm + s0, A->gh + s0, A->gw + s0, m,
-                           A->level == 2 ? S->gorder[0] : NULL, A->level == 2 ? S->gorder[1] : NULL, S, &A->pc[g]) < 0)
+        if (sk_pair_counts(A->gm + s0, A->gh + s0, A->gw + s0, m, A->level == 2 ? A->S->gorder[0] : NULL,
+                           A->level == 2 ? A->S->gorder[1] : NULL, A->S, &A->pc[g]) < 0)
             return -1;
         if (!A->pc[g].defined)
             continue;
@@ -1215,22 +1235,25 @@ sk_acc_one(SkAcc *A, const int64_t *wr, const int32_t *cols, int64_t *pnum, int6
         num += t;
     }
     *den = sk_mul(lcm, wsum);
-    if (*den < 0)
-        return 1;
-    *pnum = *cnum = num;
-    if (!A->tie)
-        return 0;
+    *num_out = num;
+    return *den < 0 ? 1 : 0;
+}
+
+/* the tie threshold sweep: the best numerator and the smallest threshold giving it */
+static void
+sk_acc_sweep(SkAcc *A, int64_t num, int64_t *best, double *eps)
+{
+    Py_ssize_t g, e = 0;
     if (!A->events_fixed) {
         A->nev = 0;
         for (g = 0; g < A->ngroups; g++)
             A->nev += sk_tie_events(A->gm + A->gstart[g], A->gh + A->gstart[g], A->gstart[g + 1] - A->gstart[g],
                                     (int32_t)g, A->ev + A->nev);
         qsort(A->ev, (size_t)A->nev, sizeof(SkEvent), sk_cmp_event);
-        A->events_fixed = A->level == 1;
+        A->events_fixed = A->level == 1;  /* a task's units keep their values across resamples */
     }
-    best = num;
+    *best = num;
     *eps = 0.0;
-    e = 0;
     while (e < A->nev) {
         double d = A->ev[e].d;
         while (e < A->nev && A->ev[e].d == d) {
@@ -1238,12 +1261,33 @@ sk_acc_one(SkAcc *A, const int64_t *wr, const int32_t *cols, int64_t *pnum, int6
             const int64_t *w = A->gw + A->gstart[x->g];
             num += A->coef[x->g] * x->s * w[x->a] * w[x->b];
         }
-        if (num > best) {
-            best = num;
+        if (num > *best) {
+            *best = num;
             *eps = d;
         }
     }
-    *cnum = best;
+}
+
+static int
+sk_acc_one(SkAcc *A, const int64_t *wr, const int32_t *cols, int64_t *pnum, int64_t *cnum, int64_t *den,
+           double *eps)
+{
+    int rc;
+    *pnum = *cnum = *den = 0;
+    *eps = SK_NAN;
+    if (A->level == 2 && cols)
+        sk_counts(cols, A->L->nt, A->S->wt);
+    if (sk_acc_groups(A, wr, cols) < 0)
+        return -1;
+    rc = sk_acc_mean(A, pnum, den);
+    if (rc != 0 || *den == 0) {
+        if (rc == 0)
+            *pnum = 0;
+        return rc;
+    }
+    *cnum = *pnum;
+    if (A->tie)
+        sk_acc_sweep(A, *pnum, cnum, eps);
     return 0;
 }
 
@@ -1466,10 +1510,68 @@ sk_spa_side(SkSpa *P, const double *v, Py_ssize_t nlive, int which)
         }
 }
 
+static int
+sk_spa_init(SkSpa *P, SkArena *ar, const unsigned char *flags)
+{
+    Py_ssize_t t, ns = P->ns;
+    P->sign = sk_alloc(ar, P->K * P->nt, sizeof(double));
+    P->vals = sk_alloc(ar, P->nt, sizeof(double));
+    P->pos = sk_alloc(ar, P->nt, sizeof(Py_ssize_t));
+    P->item = sk_alloc(ar, P->nt, sizeof(Py_ssize_t));
+    P->tot = sk_alloc(ar, ns, sizeof(double));
+    P->mag = sk_alloc(ar, ns, sizeof(double));
+    P->part = sk_alloc(ar, ns * P->K, sizeof(double));
+    P->cnt = sk_alloc(ar, ns * ns * 2, sizeof(int64_t));
+    P->live = sk_alloc(ar, ns, sizeof(Py_ssize_t));
+    if (!P->sign || !P->vals || !P->pos || !P->item || !P->tot || !P->mag || !P->part || !P->cnt || !P->live)
+        return -1;
+    for (t = 0; t < P->K * P->nt; t++)
+        P->sign[t] = flags[t] ? -1.0 : 1.0;
+    return 0;
+}
+
+/* one resample: w the systems' multiplicities, cols the drawn items (NULL: each once) */
+static void
+sk_spa_one(SkSpa *P, const int64_t *w, const int32_t *cols, int64_t *num, int64_t *den)
+{
+    Py_ssize_t t, a, b, nlive = 0;
+    int64_t n = 0, err = 0;
+    int varies = 0;
+    P->npos = 0;
+    for (t = 0; t < P->nt; t++) {
+        Py_ssize_t it = cols ? cols[t] : t;
+        if (P->ok[it]) {
+            P->pos[P->npos] = t;
+            P->item[P->npos++] = it;
+        }
+    }
+    for (a = 0; a < P->ns; a++)
+        if (w[a]) {
+            P->live[nlive++] = a;
+            n += w[a];
+        }
+    *num = *den = 0;
+    if (n < 2)
+        return;
+    sk_spa_side(P, P->h, nlive, 0);
+    for (a = 1; a < nlive; a++)
+        varies |= P->tot[a] != P->tot[0];
+    if (!varies)
+        return;
+    sk_spa_side(P, P->x, nlive, 1);
+    for (a = 0; a < nlive; a++)
+        for (b = a + 1; b < nlive; b++) {
+            int64_t d = P->cnt[(a * nlive + b) * 2] - P->cnt[(a * nlive + b) * 2 + 1];
+            err += w[P->live[a]] * w[P->live[b]] * (d < 0 ? -d : d);
+        }
+    *den = P->K * (n * (n - 1) / 2);
+    *num = *den - err;
+}
+
 static PyObject *
 spa_resample(PyObject *self, PyObject *args)
 {
-    Py_ssize_t ns, nt, resamples, K, r, t, a, b;
+    Py_ssize_t ns, nt, resamples, K, r, a;
     Py_buffer xb = {0}, hb = {0}, okb = {0}, fb = {0}, rb = {0}, cb = {0};
     PyObject *rows_o, *cols_o, *out = NULL;
     const int32_t *rows, *cols;
@@ -1479,77 +1581,30 @@ spa_resample(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "nny*y*y*OOny*n:spa_resample", &ns, &nt, &xb, &hb, &okb, &rows_o, &cols_o,
                           &resamples, &fb, &K))
         return NULL;
-    rb.obj = cb.obj = NULL;
     if (ns < 2 || nt < 1 || resamples < 1 || K < 1 || xb.len != ns * nt * 8 || hb.len != ns * nt * 8
         || okb.len != nt || fb.len != K * nt) {
         PyErr_SetString(PyExc_ValueError, "spa_resample: bad sizes");
         goto done;
     }
-    if (sk_draws(rows_o, &rb, ns, resamples, &rows) < 0 || sk_draws(cols_o, &cb, nt, resamples, &cols) < 0)
-        goto done;
     P.ns = ns;
     P.nt = nt;
     P.K = K;
     P.x = xb.buf;
     P.h = hb.buf;
     P.ok = okb.buf;
-    P.sign = sk_alloc(&ar, K * nt, sizeof(double));
-    P.vals = sk_alloc(&ar, nt, sizeof(double));
-    if (P.sign == NULL || P.vals == NULL)
-        goto done;
-    for (t = 0; t < K * nt; t++)
-        P.sign[t] = ((const unsigned char *)fb.buf)[t] ? -1.0 : 1.0;
-    P.pos = sk_alloc(&ar, nt, sizeof(Py_ssize_t));
-    P.item = sk_alloc(&ar, nt, sizeof(Py_ssize_t));
-    P.tot = sk_alloc(&ar, ns, sizeof(double));
-    P.mag = sk_alloc(&ar, ns, sizeof(double));
-    P.part = sk_alloc(&ar, ns * K, sizeof(double));
-    P.cnt = sk_alloc(&ar, ns * ns * 2, sizeof(int64_t));
-    P.live = sk_alloc(&ar, ns, sizeof(Py_ssize_t));
     w = sk_alloc(&ar, ns, sizeof(int64_t));
     nums = sk_alloc(&ar, resamples, sizeof(int64_t));
     dens = sk_alloc(&ar, resamples, sizeof(int64_t));
-    if (!P.pos || !P.item || !P.tot || !P.mag || !P.part || !P.cnt || !P.live || !w || !nums || !dens)
+    if (sk_draws(rows_o, &rb, ns, resamples, &rows) < 0 || sk_draws(cols_o, &cb, nt, resamples, &cols) < 0
+        || !w || !nums || !dens || sk_spa_init(&P, &ar, fb.buf) < 0)
         goto done;
     for (r = 0; r < resamples; r++) {
-        Py_ssize_t nlive = 0;
-        int64_t n = 0, err = 0, pairs;
-        int varies = 0;
         if (rows)
             sk_counts(rows + r * ns, ns, w);
         else
             for (a = 0; a < ns; a++)
                 w[a] = 1;
-        P.npos = 0;
-        for (t = 0; t < nt; t++) {
-            Py_ssize_t it = cols ? cols[r * nt + t] : t;
-            if (P.ok[it]) {
-                P.pos[P.npos] = t;
-                P.item[P.npos++] = it;
-            }
-        }
-        for (a = 0; a < ns; a++)
-            if (w[a]) {
-                P.live[nlive++] = a;
-                n += w[a];
-            }
-        nums[r] = dens[r] = 0;
-        if (n < 2)
-            continue;
-        sk_spa_side(&P, P.h, nlive, 0);
-        for (a = 1; a < nlive; a++)
-            varies |= P.tot[a] != P.tot[0];
-        if (!varies)
-            continue;
-        sk_spa_side(&P, P.x, nlive, 1);
-        for (a = 0; a < nlive; a++)
-            for (b = a + 1; b < nlive; b++) {
-                int64_t d = P.cnt[(a * nlive + b) * 2] - P.cnt[(a * nlive + b) * 2 + 1];
-                err += w[P.live[a]] * w[P.live[b]] * (d < 0 ? -d : d);
-            }
-        pairs = n * (n - 1) / 2;
-        dens[r] = K * pairs;
-        nums[r] = dens[r] - err;
+        sk_spa_one(&P, w, cols ? cols + r * nt : NULL, nums + r, dens + r);
     }
     out = Py_BuildValue("(NN)", sk_int_list(nums, resamples), sk_int_list(dens, resamples));
 done:

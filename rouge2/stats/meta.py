@@ -25,7 +25,7 @@ from rouge2.errors import UserError
 from rouge2.measures import canonical_measure
 from rouge2.registry import suggest
 from rouge2.stats.correlation import COEFFICIENTS, DEFAULT_STATISTICS, LEVELS, STATISTICS, CorrelationResult, compare
-from rouge2.stats.correlation.results import correlation_levels
+from rouge2.stats.correlation.results import correlation_many
 from rouge2.stats.correlation.statistics import level_names, resolve
 
 SCORES = ("recall", "precision", "fmeasure")
@@ -187,27 +187,35 @@ def _row(level: str, metric: Metric, dim: str, result: CorrelationResult, keys: 
     return row
 
 
+def _same_cells(scores: Scores, metrics: list[Metric]) -> list[list[Metric]]:
+    """The metrics grouped by the (system, task) cells they score: a group is
+    correlated in one pass, sharing the human side of every resample."""
+    groups: dict[frozenset, list[Metric]] = {}
+    for m in metrics:
+        groups.setdefault(frozenset(scores.table(m)), []).append(m)
+    return list(groups.values())
+
+
 def correlations(scores: Scores, judgments: Judgments, spec: MetaSpec, *,
                  notes: list[str] | None = None, tick: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
     """One object per (level, variant, measure, score, dimension), in that
     order; ``notes`` collects one-line notes (statistics a level cannot give,
-    metrics that correlate negatively at the system level); ``tick(1)`` after
-    each (metric, dimension)."""
+    metrics that correlate negatively at the system level); ``tick(k)`` after
+    each level of k metrics."""
     check_overlap(scores, judgments)
     dims = _dimensions(judgments, spec)
     plan = statistics_by_level(spec, notes)
     keys = {level: [STATISTICS.get(n).key for n in names] for level, names in plan.items()}
     got: dict[tuple[str, Metric, str], dict[str, Any]] = {}
     metrics = list(_metrics(scores, spec))
-    for metric in metrics:
-        table = scores.table(metric)
-        for dim in dims:
-            res = correlation_levels(table, judgments.scores[dim], plan, resampling=spec.resampling,
-                                     resamples=spec.resamples, confidence=spec.confidence, seed=spec.seed)
-            for level, r in res.items():
-                got[(level, metric, dim)] = _row(level, metric, dim, r, keys[level], spec)
-            if tick is not None:
-                tick(1)
+    for dim in dims:
+        for group in _same_cells(scores, metrics):
+            res = correlation_many([scores.table(m) for m in group], judgments.scores[dim], plan,
+                                   resampling=spec.resampling, resamples=spec.resamples,
+                                   confidence=spec.confidence, seed=spec.seed, tick=tick)
+            for metric, per in zip(group, res):
+                for level, r in per.items():
+                    got[(level, metric, dim)] = _row(level, metric, dim, r, keys[level], spec)
     rows = [got[(level, m, d)] for level in spec.levels if level in plan for m in metrics for d in dims]
     if notes is not None:
         notes.extend(negative_warnings(rows))

@@ -231,14 +231,15 @@ def prepare(tables: Sequence[ScoreTable], names: Sequence[str], level: str,
     return data, Level(data, level, which), which
 
 
-def level_n(data: Data, level: str) -> int:
-    """What a level correlates: systems, cells, or (summary level) the tasks
-    whose correlation is defined (at least two systems, neither side constant)."""
+def level_n(data: Data, level: str, i: int = 0) -> int:
+    """What a level correlates for table ``i``: systems, cells, or (summary
+    level) the tasks whose correlation is defined (at least two systems,
+    neither side constant)."""
     if level == "system":
         return data.ns
     if level == "global":
         return data.ncells
-    x, z = data.flat[0], data.flat[-1]
+    x, z = data.flat[i], data.flat[-1]
     n = 0
     for ks in data.col_cells:
         xs, zs = [x[k] for k in ks], [z[k] for k in ks]

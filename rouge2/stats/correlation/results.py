@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -146,15 +146,6 @@ def _chosen(coefficients: Sequence[str] | str, statistics: Sequence[str] | str |
     return chosen
 
 
-def _coefficient_estimates(data: Data, level: str, which: tuple[str, ...], draws: BootstrapDraws,
-                           confidence: float) -> tuple[int, dict[str, Estimate]]:
-    lv = Level(data, level, which)
-    (point,) = bootstrap_values(data, lv, [data.flat[0]], None)
-    (samples,) = bootstrap_values(data, lv, [data.flat[0]], draws)
-    return level_n(data, level), {c: Estimate(v[0], interval(s, confidence))
-                                  for c, v, s in zip(which, point, samples)}
-
-
 def _accuracy_estimates(data: Data, level: str, keys: set[str], draws: BootstrapDraws,
                         confidence: float) -> tuple[int, dict[str, Estimate]]:
     tie = "tie_calibrated_accuracy" in keys
@@ -179,28 +170,62 @@ class Settings:
     seed: int = 0
 
 
-def _at_level(data: Data, level: str, chosen: tuple[Statistic, ...], st: Settings) -> CorrelationResult:
+def _at_level(data: Data, level: str, chosen: tuple[Statistic, ...], st: Settings) -> list[CorrelationResult]:
+    """The statistics of every metric table of ``data`` (all but the last,
+    the human table) at ``level``; the coefficients of all of them in one
+    pass over the resamples."""
+    q = len(data.flat) - 1
     draws = packed_bootstrap(data.ns, data.nt, st.resampling, st.resamples, st.seed)
-    est: dict[str, Estimate] = {}
-    n = 0
+    est: list[dict[str, Estimate]] = [{} for _ in range(q)]
+    ns = [0] * q
     which = tuple(s.name for s in chosen if s.engine == "correlation")
     if which:
-        n, got = _coefficient_estimates(data, level, which, draws, st.confidence)
-        est.update(got)
+        lv = Level(data, level, which)
+        points = bootstrap_values(data, lv, data.flat[:-1], None)
+        samples = bootstrap_values(data, lv, data.flat[:-1], draws)
+        for i in range(q):
+            ns[i] = level_n(data, level, i)
+            est[i].update({c: Estimate(v[0], interval(x, st.confidence))
+                           for c, v, x in zip(which, points[i], samples[i])})
     keys = {s.key for s in chosen if s.engine == "accuracy"}
-    if keys:
-        k, got = _accuracy_estimates(data, level, keys, draws, st.confidence)
-        n = max(n, k)
-        est.update(got)
-    if any(s.engine == "soft" for s in chosen):
-        point = spa_values(data, None, st.resamples, st.seed)[0]
-        est["soft_pairwise_accuracy"] = Estimate(point, interval(spa_values(data, draws, st.resamples, st.seed),
-                                                                 st.confidence))
-        n = max(n, data.ns)
-    extra = {k: v for k, v in est.items() if k not in COEFFICIENTS}
-    return CorrelationResult(level, n, est.get("pearson"), est.get("spearman"), est.get("kendall"),
-                             st.resampling, st.resamples, float(st.confidence), st.seed,
-                             data.ns, data.nt, data.ncells, extra)
+    soft = any(s.engine == "soft" for s in chosen)
+    for i in range(q) if keys or soft else ():
+        view = data.view(i)
+        if keys:
+            k, got = _accuracy_estimates(view, level, keys, draws, st.confidence)
+            ns[i] = max(ns[i], k)
+            est[i].update(got)
+        if soft:
+            point = spa_values(view, None, st.resamples, st.seed)[0]
+            est[i]["soft_pairwise_accuracy"] = Estimate(
+                point, interval(spa_values(view, draws, st.resamples, st.seed), st.confidence))
+            ns[i] = max(ns[i], data.ns)
+    return [CorrelationResult(level, n, e.get("pearson"), e.get("spearman"), e.get("kendall"),
+                              st.resampling, st.resamples, float(st.confidence), st.seed,
+                              data.ns, data.nt, data.ncells, {k: v for k, v in e.items() if k not in COEFFICIENTS})
+            for n, e in zip(ns, est)]
+
+
+def correlation_many(metrics: Sequence[ScoreTable], human: ScoreTable, levels: Mapping[str, Sequence[str]], *,
+                     resampling: str = "both", resamples: int = 1000, confidence: float = 0.95, seed: int = 0,
+                     tick: Callable[[int], None] | None = None) -> list[dict[str, CorrelationResult]]:
+    """:func:`correlation` of several metrics at several levels (``levels``
+    maps each level to the statistics wanted there), sharing the human
+    side of every resample.  Only cells every table scores are used: give
+    metrics scored on the same (system, task) cells to get each one's own
+    correlation.  ``tick(len(metrics))`` after each level."""
+    check_confidence(confidence)
+    st = Settings(check_scheme(resampling, "resampling scheme"), resamples, float(confidence), seed)
+    chosen = {check_level(level): _chosen(COEFFICIENTS, names, level) for level, names in levels.items()}
+    names = [f"metric {i + 1}" for i in range(len(metrics))] if len(metrics) > 1 else ["metric"]
+    data = Data([*metrics, human], [*names, "human"])
+    out: list[dict[str, CorrelationResult]] = [{} for _ in metrics]
+    for level, stats in chosen.items():
+        for res, r in zip(out, _at_level(data, level, stats, st)):
+            res[level] = r
+        if tick is not None:
+            tick(len(metrics))
+    return out
 
 
 def correlation_levels(metric: ScoreTable, human: ScoreTable, levels: Mapping[str, Sequence[str]], *,
@@ -212,7 +237,7 @@ def correlation_levels(metric: ScoreTable, human: ScoreTable, levels: Mapping[st
     st = Settings(check_scheme(resampling, "resampling scheme"), resamples, float(confidence), seed)
     chosen = {check_level(level): _chosen(COEFFICIENTS, names, level) for level, names in levels.items()}
     data = Data([metric, human], ["metric", "human"])
-    return {level: _at_level(data, level, stats, st) for level, stats in chosen.items()}
+    return {level: _at_level(data, level, stats, st)[0] for level, stats in chosen.items()}
 
 
 def correlation(metric: ScoreTable, human: ScoreTable, level: str = "system", *,
@@ -231,7 +256,7 @@ def correlation(metric: ScoreTable, human: ScoreTable, level: str = "system", *,
     level = check_level(level)
     chosen = _chosen(coefficients, statistics, level)
     data = Data([metric, human], ["metric", "human"])
-    return _at_level(data, level, chosen, st)
+    return _at_level(data, level, chosen, st)[0]
 
 
 def p_values(observed: float, samples: Sequence[float]) -> tuple[float, float]:

@@ -9,6 +9,7 @@ every table has a score.
 
 from __future__ import annotations
 
+import copy
 import math
 import numbers
 from collections.abc import Hashable, Mapping, Sequence
@@ -169,6 +170,12 @@ class Data:
         self.col_cells = [[k for k in (self.idx[a][b] for a in range(self.ns)) if k >= 0]
                           for b in range(self.nt)]
         self.ncells = len(self.cell_row)
+
+    def view(self, i: int) -> Data:
+        """The same alignment with table ``i`` as the only metric table."""
+        v = copy.copy(self)
+        v.flat = [self.flat[i], self.flat[-1]]
+        return v
 
     @property
     def complete(self) -> bool:
