@@ -328,7 +328,7 @@ def test_correlate_reads_score_per_summary(scored, tmp_path):
     rc, out, err = cli(["correlate", str(per), "--judgments", str(judged), "--resamples", "30", "--json",
                         "--measure", "rouge-1", "--score", "recall"])
     assert rc == 0, err
-    (row,) = json.loads(out)
+    (row,) = json.loads(out)["correlations"]
     from rouge2.stats.correlation import correlate
     metric = {(r["system"], r["task"]): r["scores"]["rouge-1"]["recall"] for r in rows}
     human = {}
@@ -341,7 +341,7 @@ def test_correlate_reads_score_per_summary(scored, tmp_path):
     old.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "task"}) + "\n" for r in rows))
     rc, out2, _ = cli(["correlate", str(old), "--judgments", str(judged), "--resamples", "30", "--json",
                        "--measure", "rouge-1", "--score", "recall"])
-    assert rc == 0 and json.loads(out2) == json.loads(out)
+    assert rc == 0 and json.loads(out2)["correlations"] == json.loads(out)["correlations"]
 
 
 def test_correlate_statistics_and_notes(scored):
@@ -351,7 +351,7 @@ def test_correlate_statistics_and_notes(scored):
     rc, out, err = cli([*args, "--statistic", "kendall", "--statistic", "acc-t", "--statistic", "pairwise_accuracy",
                         "--statistic", "spa", "--progress", "off"])
     assert rc == 0, err
-    system, summary = json.loads(out)
+    system, summary = json.loads(out)["correlations"]
     for key in ("kendall", "pairwise_accuracy", "tie_calibrated_accuracy", "soft_pairwise_accuracy"):
         assert set(system[key]) >= {"value", "ci"} and len(system[key]["ci"]) == 2, key
     assert "pearson" not in system and "epsilon" in system["tie_calibrated_accuracy"]
