@@ -122,30 +122,6 @@ def comparisons(cfg: Any, variant: Any, aspect_stats: Any, run_units: Callable[[
     return adjust(out, family=(kind, "score"))
 
 
-_SCORE_WORD = {"recall": "recall", "precision": "precision", "fmeasure": "F"}
-
-
-def negative_correlations(rows: Sequence[dict[str, Any]]) -> list[str]:
-    """One warning line per metric whose system-level correlation with a
-    human dimension is negative (Pearson r and Kendall tau both below 0):
-    higher scores go with worse summaries there, so it should not rank
-    systems (no silent F: issue 19)."""
-    out = []
-    for r in rows:
-        if r.get("level") != "system":
-            continue
-        p = (r.get("pearson") or {}).get("value")
-        k = (r.get("kendall") or {}).get("value")
-        if p is None or k is None or not (p < 0 and k < 0):  # NaN compares false: no warning
-            continue
-        variant = f" [{r['variant']}]" if r.get("variant") else ""
-        out.append(f"warning: {r['measure']} {_SCORE_WORD.get(r['score'], r['score'])}{variant} correlates "
-                   f"negatively with {r['dimension']} at system level (Pearson {p:+.3f}, Kendall {k:+.3f}): "
-                   f"higher scores go with worse summaries; rank and compare on a score that agrees "
-                   f"(rouge2 docs meta-evaluation)")
-    return out
-
-
 def unit_count(cfg: Any, systems: int, aspects: int) -> int:
     """How many tests :func:`comparisons` runs per variant (for progress bars)."""
     if cfg.compare is None:
@@ -155,5 +131,4 @@ def unit_count(cfg: Any, systems: int, aspects: int) -> int:
     return pairs * per
 
 
-__all__ = ["check_aspects", "comparisons", "measure_score", "negative_correlations", "system_pairs",
-           "unit_count"]
+__all__ = ["check_aspects", "comparisons", "measure_score", "system_pairs", "unit_count"]

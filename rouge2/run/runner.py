@@ -70,6 +70,7 @@ class RunResult:
     rankings: dict[str, Any] = field(default_factory=dict)
     correlations: list[dict[str, Any]] = field(default_factory=list)
     correlation_comparisons: list[dict[str, Any]] = field(default_factory=list)
+    correlation_notes: list[str] = field(default_factory=list)  # e.g. a metric that correlates negatively
     summary: dict[str, Any] = field(default_factory=dict)
     written: list[Path] = field(default_factory=list)
     console: str = ""
@@ -233,7 +234,7 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
             result.rankings = _rankings(cfg, result)
             result.variant_comparisons = _compare_variants(cfg, result, workers)
         if cfg.meta_evaluation is not None:
-            _meta_evaluate(cfg, result, judgments)
+            _meta_evaluate(cfg, result, judgments, bars)
         result.summary = _summary(cfg, result, versions, input_hash.hexdigest())
 
         if o.csv:
@@ -434,7 +435,7 @@ def _compare_variants(cfg: RunConfig, result: RunResult, workers: Workers | None
             for (a, b, system, m), row in zip(keys, _map(workers, units, draws))]
 
 
-def _meta_evaluate(cfg: RunConfig, result: RunResult, judgments) -> None:
+def _meta_evaluate(cfg: RunConfig, result: RunResult, judgments, progress: Progress = NO_PROGRESS) -> None:
     from rouge2.stats.meta import Scores, comparisons, correlations
 
     scores = Scores()
@@ -443,7 +444,9 @@ def _meta_evaluate(cfg: RunConfig, result: RunResult, judgments) -> None:
             scores.add(name, task, system, per)
     spec = cfg.meta_evaluation
     try:
-        result.correlations = correlations(scores, judgments, spec)
+        with progress.phase("correlations", None, "metrics") as phase:
+            result.correlations = correlations(scores, judgments, spec, notes=result.correlation_notes,
+                                               tick=phase.tick)
         result.correlation_comparisons = comparisons(scores, judgments, spec)
     except UserError as exc:
         raise UserError(f"{cfg.source}: meta_evaluation: {exc}") from None
@@ -548,7 +551,6 @@ def _console(cfg: RunConfig, result: RunResult) -> str:
     if cfg.meta_evaluation is not None:
         text += "\ncorrelation with human judgments\n"
         text += out.format_correlations(result.correlations, result.correlation_comparisons)
-        for line in run_compare.negative_correlations(result.correlations):
-            text += line + "\n"
+        text += "".join(note + "\n" for note in result.correlation_notes)
     text += result.summary["signature_line"] + "\n"
     return text
