@@ -17,13 +17,20 @@ they only add start-up and switching), starts on first use, and on Linux
 forks its workers, which then start in milliseconds with every module
 already loaded (elsewhere, or when the calling program runs other threads,
 they are spawned: a fresh interpreter each).
+
+Workers die with the run: each asks the kernel for SIGKILL when its parent
+dies (:func:`die_with_parent`), so ``kill -9`` of a run leaves no orphan
+computing on, and a forked worker closes its copy of the output folders'
+locks at once (:mod:`rouge2.io.atomic`), so no worker ever holds one.
 """
 
 from __future__ import annotations
 
 import gc
 import os
+import signal
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from math import ceil
 from typing import Any
@@ -134,6 +141,40 @@ def _text(t) -> str:
 
 # Worker-process side of --jobs (top-level, so the spawn start method can pickle them).
 _WORKER: PairScorer | None = None
+#: PR_SET_PDEATHSIG (linux/prctl.h)
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent: int) -> None:
+    """Make this worker process end when ``parent`` does, however it ends
+    (``kill -9`` included): on Linux the kernel sends it SIGKILL
+    (``PR_SET_PDEATHSIG``); elsewhere a thread checks once a second that the
+    parent is still there.  A parent already gone ends the worker at once."""
+    armed = False
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            armed = libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            armed = False
+    if os.getppid() != parent:  # died before the call above
+        os._exit(1)
+    if not armed:
+        import threading
+
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(1.0)
+            os._exit(1)
+
+        threading.Thread(target=watch, name="rouge2-parent-watch", daemon=True).start()
+
+
+def _start_worker(parent: int, initializer: Callable, args: tuple) -> None:
+    die_with_parent(parent)
+    initializer(*args)
 
 
 def _init_worker(measures, option_sets, report_topics) -> None:
@@ -204,7 +245,7 @@ class Workers:
     shared by scoring (:func:`scored`) and statistics (:meth:`map`); at most
     :func:`usable_cores` of them.  Use as a context manager."""
 
-    def __init__(self, jobs: int, worker_args: tuple, initializer: Callable = None):
+    def __init__(self, jobs: int, worker_args: tuple, initializer: Callable | None = None):
         self.processes = max(1, min(int(jobs), usable_cores()))
         self.worker_args = worker_args
         #: builds a worker's state from ``worker_args`` (default: its PairScorer)
@@ -232,7 +273,8 @@ class Workers:
                     pass
             pool = ProcessPoolExecutor(max_workers=self.processes,
                                        mp_context=multiprocessing.get_context(method),
-                                       initializer=self.initializer, initargs=self.worker_args)
+                                       initializer=_start_worker,
+                                       initargs=(os.getpid(), self.initializer, self.worker_args))
             if method == "fork":
                 # A forked worker shares the parent's memory until it writes to it;
                 # its garbage collector would visit (write to) every inherited
