@@ -21,6 +21,20 @@ class _Parser(argparse.ArgumentParser):
         raise UserError(f"{message} (see 'rouge2 correlate -h')")
 
 
+def _csv_output(args):
+    """``--csv`` through the output layer: never an input of the command, a
+    device or a file rouge2 did not write (unless --overwrite)."""
+    if not args.csv:
+        return None
+    from pathlib import Path
+
+    from rouge2.io.outputs import OutputFiles, declared_inputs
+
+    inputs = declared_inputs([args.results, Path(args.results) / "per_summary.jsonl", args.judgments])
+    return OutputFiles([args.csv], overwrite=args.overwrite, inputs=inputs,
+                       hint="use --overwrite to replace it", lock_hint="write the file elsewhere")
+
+
 def main(argv: list[str]) -> int:
     from rouge2.io.judgments import read_judgments
     from rouge2.io.results import read_results
@@ -54,7 +68,10 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--json", action="store_true",
                     help="print a JSON list (an object with correlations and comparisons with --compare)")
     ap.add_argument("--csv", metavar="FILE", help="also write the correlations as CSV")
+    ap.add_argument("--overwrite", action="store_true",
+                    help="let --csv replace a file rouge2 did not write (never an input, a device or a folder)")
     args = ap.parse_args(argv)
+    csv_out = _csv_output(args)  # checked before any work
     check_count(args.resamples, "--resamples", 1, MAX_RESAMPLES)
     if not 0 < args.confidence < 1:
         raise UserError("--confidence must be between 0 and 1 (e.g. 0.95)")
@@ -72,11 +89,11 @@ def main(argv: list[str]) -> int:
     )
     rows = correlations(scores, judgments, spec)
     cmp_rows = comparisons(scores, judgments, spec)
-    if args.csv:
-        from rouge2.io.atomic import atomic_write_text
+    if csv_out is not None:
         from rouge2.io.writers import correlations_csv
 
-        atomic_write_text(args.csv, correlations_csv(rows))
+        with csv_out, csv_out.open(args.csv, newline="") as f:  # the run's correlations.csv format
+            f.write(correlations_csv(rows))
     if args.json:
         out = rows if not cmp_rows else {"correlations": rows, "comparisons": cmp_rows}
         json.dump(out, sys.stdout, indent=1)

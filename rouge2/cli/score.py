@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from rouge2 import files
 from rouge2.errors import UserError
+from rouge2.io.outputs import OutputFiles
 from rouge2.limits import MAX_RESAMPLES, MAX_TEST_RESAMPLES, check_count
 from rouge2.stats.aggregate import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, compare
 from rouge2.stats.significance import DEFAULT_TEST, DEFAULT_TEST_RESAMPLES, TESTS
@@ -40,23 +43,22 @@ def read_text(path: str, encoding: str = "utf-8") -> str:
     return files.read_text(path, encoding, what="summary file").replace("\r\n", "\n")
 
 
-def _lines(path: str, encoding: str, what: str) -> list[str]:
-    """The lines of a line-aligned file (``-`` is standard input)."""
-    if path == "-":
-        data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
-        text = files.decode(data, "<stdin>", encoding)
-    else:  # streamed: a corpus file has no size limit
-        return [line.rstrip("\n").rstrip("\r") for _, line in files.decoded_lines(path, encoding, what)]
-    lines = text.replace("\r\n", "\n").split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()  # the newline ending the last line
-    return lines
+def _source(path: str, encoding: str, what: str) -> Iterator[str]:
+    """The lines of a line-aligned file (``-``: standard input), streamed,
+    without their line ends."""
+    lines = files.stdin_lines(encoding, what) if path == "-" else files.decoded_lines(path, encoding, what)
+    for _, line in lines:
+        yield line.rstrip("\n").rstrip("\r")
+
+
+def _shown(path: str) -> str:
+    return "standard input" if path == "-" else path
 
 
 def _jsonl(path: str, encoding: str) -> tuple[list[str], list[list[str]]]:
     preds: list[str] = []
     refs: list[list[str]] = []
-    stdin = ((i + 1, line) for i, line in enumerate(sys.stdin)) if path == "-" else None
+    stdin = files.stdin_lines(encoding) if path == "-" else None
     for where, row in files.jsonl_objects(path, encoding, lines=stdin):
         if "prediction" not in row or "references" not in row:
             raise UserError(f"{where}: expected an object with 'prediction' and 'references' fields")
@@ -72,6 +74,52 @@ def _jsonl(path: str, encoding: str) -> tuple[list[str], list[list[str]]]:
     return preds, refs
 
 
+def _aligned(paths: list[str], encoding: str, n_refs: int) -> list[list[str]]:
+    """The lines of every file, read in step: the first surplus line of any
+    file (or the first file to end early) stops the reading with the
+    line-count error, so an endless input (``yes | rouge2 score``) ends at
+    once, in bounded memory.  The first ``n_refs`` paths are references."""
+    sources = [_source(p, encoding, "reference file" if i < n_refs else "prediction file")
+               for i, p in enumerate(paths)]
+    columns: list[list[str]] = [[] for _ in paths]
+    while True:
+        got = [next(src, None) for src in sources]
+        if all(line is None for line in got):
+            break
+        if any(line is None for line in got):
+            raise _misaligned(paths, sources, got, len(columns[0]), n_refs)
+        for column, line in zip(columns, got):
+            column.append(line)  # type: ignore[arg-type]
+    if not columns[0]:
+        raise UserError(f"{_shown(paths[0])} has no lines: nothing to score (one summary a line)")
+    return columns
+
+
+def _misaligned(paths: list[str], sources: list[Iterator[str]], got: list[str | None], n: int,
+                n_refs: int) -> UserError:
+    """The line-count error once some files ended after ``n`` lines and others
+    did not: files (not standard input) are counted to their end, which
+    costs no memory."""
+    counts = []
+    for path, src, line in zip(paths, sources, got):
+        if line is None:
+            counts.append(f"{n}")
+        elif path == "-":
+            counts.append(f"more than {n}")
+        else:
+            counts.append(f"{n + 1 + sum(1 for _ in src)}")
+    first = _shown(paths[0])
+    for i, (path, count) in enumerate(zip(paths, counts)):
+        if count == counts[0]:
+            continue
+        if i < n_refs:
+            return UserError(f"{first} has {counts[0]} lines but {_shown(path)} has {count}: "
+                             f"reference files must be line-aligned")
+        return UserError(f"{_shown(path)} has {count} lines but {first} has {counts[0]}: predictions "
+                         f"and references must be line-aligned (one summary a line)")
+    return UserError(f"{first}: the files are not line-aligned")  # pragma: no cover
+
+
 def _read_corpus(args) -> tuple[dict[str, list[str]], list[list[str]]]:
     """System name -> predictions, and the references of each line."""
     inputs = args.input or ["-"]
@@ -83,28 +131,26 @@ def _read_corpus(args) -> tuple[dict[str, list[str]], list[list[str]]]:
                         "summary a line), or a JSONL file with -i rows.jsonl")
     if inputs == ["-"] and sys.stdin.isatty():
         raise UserError("no predictions: give -i FILE, or pipe them in (one summary a line)")
-    ref_sets = [(p, _lines(p, args.encoding, "reference file")) for p in args.references]
-    n, first = len(ref_sets[0][1]), ref_sets[0][0]
-    for path, lines in ref_sets[1:]:
-        if len(lines) != n:
-            raise UserError(f"{first} has {n} lines but {path} has {len(lines)}: reference files "
-                            f"must be line-aligned")
-    systems: dict[str, list[str]] = {}
+    if [*inputs, *args.references].count("-") > 1:
+        raise UserError("standard input ('-') is given twice; it can be read once: give files for the others")
+    names: list[str] = []
     for path in inputs:
-        lines = _lines(path, args.encoding, "prediction file")
-        if len(lines) != n:
-            raise UserError(f"{path} has {len(lines)} lines but {first} has {n}: predictions and "
-                            f"references must be line-aligned (one summary a line)")
         name = "stdin" if path == "-" else path
-        if name in systems:
+        if name in names:
             raise UserError(f"{path} is given twice with -i")
-        systems[name] = lines
-    refs = [[lines[i] for _, lines in ref_sets] for i in range(n)]
-    return systems, refs
+        names.append(name)
+    columns = _aligned([*args.references, *inputs], args.encoding, len(args.references))
+    ref_sets, predictions = columns[:len(args.references)], columns[len(args.references):]
+    refs = [list(r) for r in zip(*ref_sets)]
+    return dict(zip(names, predictions)), refs
 
 
 def _fmt(x: float) -> str:
     return f"{x:.5f}"
+
+
+def _interval(ci) -> str:
+    return "" if ci is None else f"[{_fmt(ci[0])}, {_fmt(ci[1])}]"
 
 
 def _count(n: int) -> str:
@@ -116,9 +162,8 @@ def _table(result, name: str | None = None) -> list[str]:
     ci = bool(result.resamples)
     rows = [["measure", "recall", "precision", "F"] + ([f"{pct} CI of F"] if ci else [])]
     for m, per in result.scores.items():
-        lo, hi = per["fmeasure"]["ci"]
         rows.append([m, _fmt(per["recall"]["mean"]), _fmt(per["precision"]["mean"]),
-                     _fmt(per["fmeasure"]["mean"])] + ([f"[{_fmt(lo)}, {_fmt(hi)}]"] if ci else []))
+                     _fmt(per["fmeasure"]["mean"])] + ([_interval(per["fmeasure"]["ci"])] if ci else []))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     out = [f"{name} ({_count(len(result))})" if name else _count(len(result))]
     for k, r in enumerate(rows):
@@ -128,10 +173,25 @@ def _table(result, name: str | None = None) -> list[str]:
     return out
 
 
-def _per_summary(path: str, results: dict[str, Any]) -> None:
-    from rouge2.io.atomic import OutputTransaction
+def _outputs(args, inputs: files.InputRecord) -> OutputFiles | None:
+    """The output layer for ``--per-summary`` (checked now, before any text
+    is read: never an input, a device or a file rouge2 did not write)."""
+    for path in [*(args.input or ["-"]), *(args.references or ())]:
+        if path == "-":
+            files.note_stdin()
+        else:
+            try:
+                inputs.add(path, os.stat(path))
+            except (OSError, ValueError):
+                pass
+    if not args.per_summary:
+        return None
+    return OutputFiles([args.per_summary], overwrite=args.overwrite, inputs=inputs,
+                       hint="use --overwrite to replace it", lock_hint="write the file elsewhere")
 
-    with OutputTransaction() as tx, tx.open(path) as f:
+
+def _per_summary(outputs: OutputFiles, path: str, results: dict[str, Any]) -> None:
+    with outputs.open(path) as f:
         for system, result in results.items():
             for i, (scores, stats) in enumerate(zip(result.per_summary, result.stats)):
                 row: dict[str, Any] = {"line": i + 1}
@@ -142,9 +202,21 @@ def _per_summary(path: str, results: dict[str, Any]) -> None:
                 row["stats"] = {m: [[x.hit, x.ref_total, x.cand_total] for x in v]
                                 for m, v in stats.items()}
                 f.write(json.dumps(row) + "\n")
+    outputs.commit()
 
 
 def corpus_main(args) -> int:
+    with files.recording() as inputs:
+        outputs = _outputs(args, inputs)
+        try:
+            return _corpus(args, outputs)
+        except BaseException:
+            if outputs is not None:
+                outputs.abort()
+            raise
+
+
+def _corpus(args, outputs: OutputFiles | None) -> int:
     from rouge2.cli.options import option_values
     from rouge2.scoring.evaluate import evaluate
 
@@ -163,8 +235,8 @@ def corpus_main(args) -> int:
                             [s[m] for s in first.per_summary], test=args.test,
                             resamples=args.test_resamples, seed=args.seed, label=f"{other}|{names[0]}|{m}")
                 comparisons.append({"system": other, "baseline": names[0], "measure": m, **c})
-    if args.per_summary:
-        _per_summary(args.per_summary, results)
+    if outputs is not None:
+        _per_summary(outputs, args.per_summary, results)
     if args.json:
         if len(names) == 1:
             out: dict[str, Any] = first.to_dict()
@@ -183,14 +255,15 @@ def corpus_main(args) -> int:
               f"{names[0]} ({args.test_resamples} resamples)")
         for m in first.measures:
             print(f"\n{m}")
-            head = ["rank", "system", "recall", "precision", "F", f"{first.confidence * 100:g}% CI of F", "p"]
+            ci = bool(first.resamples)  # --resamples 0: means only, no interval column
+            head = ["rank", "system", "recall", "precision", "F",
+                    *([f"{first.confidence * 100:g}% CI of F"] if ci else []), "p"]
             rows = [head]
             for rank, n in enumerate(ranked, 1):
                 per = results[n].scores[m]
-                lo, hi = per["fmeasure"]["ci"]
                 p = next((c["p_value"] for c in comparisons if c["system"] == n and c["measure"] == m), None)
                 rows.append([str(rank), n, _fmt(per["recall"]["mean"]), _fmt(per["precision"]["mean"]),
-                             _fmt(per["fmeasure"]["mean"]), f"[{_fmt(lo)}, {_fmt(hi)}]",
+                             _fmt(per["fmeasure"]["mean"]), *([_interval(per["fmeasure"]["ci"])] if ci else []),
                              "baseline" if n == names[0] else f"{p:.4f}"])
             widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
             for k, r in enumerate(rows):
@@ -241,6 +314,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--encoding", default="utf-8")
     ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
     ap.add_argument("--per-summary", metavar="FILE", help="write each summary's scores (JSONL)")
+    ap.add_argument("--overwrite", action="store_true",
+                    help="let --per-summary replace a file rouge2 did not write (never an input, a "
+                         "device or a folder)")
     ap.add_argument("--confidence", type=float, default=DEFAULT_CONFIDENCE,
                     help=f"interval confidence (default {DEFAULT_CONFIDENCE})")
     ap.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES,

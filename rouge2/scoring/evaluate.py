@@ -62,7 +62,8 @@ class Evaluation:
         """``{measure: {stat: {"mean", "ci"}}, "n": ..., "confidence": ..., "signature": ...}``
         (what ``rouge2 score --json`` prints)."""
         out: dict[str, Any] = {
-            m: {s: {"mean": v["mean"], "ci": list(v["ci"])} for s, v in per.items()}
+            m: {s: {"mean": v["mean"], "ci": None if v["ci"] is None else list(v["ci"])}
+                for s, v in per.items()}
             for m, per in self.scores.items()
         }
         out["n"] = len(self.per_summary)
@@ -124,7 +125,7 @@ def evaluate(predictions: Sequence[Any], references: Sequence[Any],
     ``references[i]`` is the reference text of ``predictions[i]``, or a list of
     reference texts.  Options are the keywords of :class:`rouge2.Options`
     (``stem=True``, ``sentences="splitter"``, ``multi_reference="best"``, ...).
-    ``resamples=0`` gives means without intervals.
+    ``resamples=0`` gives means without intervals (each ``ci`` is None).
     """
     if isinstance(predictions, str):
         raise TypeError("predictions must be a list of texts, not one text")
@@ -156,7 +157,8 @@ def evaluate(predictions: Sequence[Any], references: Sequence[Any],
         entry = summarize([s[m] for s in per_summary], resamples=resamples or None,
                           confidence=confidence, seed=seed, label=m)
         ci = entry.get("ci", {})
-        summary[m] = {stat: {"mean": entry[stat], "ci": tuple(ci.get(stat, (entry[stat], entry[stat])))}
+        # resamples=0: means only, no interval (None, not a zero-width interval)
+        summary[m] = {stat: {"mean": entry[stat], "ci": tuple(ci[stat]) if stat in ci else None}
                       for stat in STAT_NAMES}
     versions = data_versions(o, names, scorer.tagger)
     nrefs = sorted({len(r) for r in refs})
