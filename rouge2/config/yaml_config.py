@@ -168,10 +168,8 @@ class RunConfig:
         return out
 
 
-#: the default folder and file names (the files' from the output catalogue)
-OUTPUT_DEFAULTS = {"dir": "rouge2-results", **{e.name: e.value.default for e in OUTPUTS}}
-#: written only when the run has variants / a meta_evaluation section
-CONDITIONAL_OUTPUTS = {e.name: e.value.needs for e in OUTPUTS if e.value.needs is not None}
+#: the default output folder (the files' default names are in the output catalogue)
+OUTPUT_DIR_DEFAULT = "rouge2-results"
 #: what ``outputs.rank_by_score`` accepts
 RANK_SCORES = ("fmeasure", "recall", "precision")
 TOPIC_REPORT_DEFAULT = OUTPUTS.get("topic_report").default
@@ -315,14 +313,17 @@ COMPARE = Section("compare", {
     "seed": Int(minimum=0),
 })
 
-OUTPUTS_SECTION = Section("outputs", {
-    "dir": PathKind("a folder path"),
-    **{e.name: Node() for e in OUTPUTS},  # the output catalogue's files
-    "console": Bool(),
-    "rank_by": Text("a measure of the run", allow_numbers=False),
-    "rank_by_score": Choice(RANK_SCORES),
-    "overwrite": Bool(),
-})
+def _outputs_section() -> Section:
+    """The ``outputs`` keys: the output catalogue's files (read at each load,
+    so an output registered later is a key too) and the settings."""
+    return Section("outputs", {
+        "dir": PathKind("a folder path"),
+        **{e.name: Node() for e in OUTPUTS},
+        "console": Bool(),
+        "rank_by": Text("a measure of the run", allow_numbers=False),
+        "rank_by_score": Choice(RANK_SCORES),
+        "overwrite": Bool(),
+    })
 
 TOP = Section("config", {
     "version": Int(minimum=1, maximum=1),
@@ -550,21 +551,24 @@ def _rank_by(ctx: Ctx, c: Checked, measures: tuple[str, ...]) -> str | None:
 def _outputs(ctx: Ctx, node: yaml.Node | None, measures: tuple[str, ...],
              locations: dict[str, str], present: frozenset[str] = frozenset()) -> OutputsConfig:
     """``present``: the top-level sections the config has (conditional outputs need theirs)."""
-    c = OUTPUTS_SECTION.check(ctx, node)
-    out_dir = c.get("dir") if "dir" in c else ctx.base / OUTPUT_DEFAULTS["dir"]
+    c = _outputs_section().check(ctx, node)
+    out_dir = c.get("dir") if "dir" in c else ctx.base / OUTPUT_DIR_DEFAULT
     if out_dir.exists() and not out_dir.is_dir():
         raise ctx.fail(c.value_node("dir"), f"outputs.dir: {out_dir} is a file, not a folder")
     files: dict[str, Path | None] = {}
-    for key in (e.name for e in OUTPUTS if e.value.generic):
-        if key in CONDITIONAL_OUTPUTS and CONDITIONAL_OUTPUTS[key] not in present:
+    for entry in OUTPUTS:
+        key, spec = entry.name, entry.value
+        if not spec.generic:
+            continue
+        if spec.needs is not None and spec.needs not in present:
             if key in c and not (is_null(c.get(key)) or is_bool(c.get(key))):
                 raise ctx.fail(c.value_node(key), f"outputs.{key}: the config has no "
-                                                  f"'{CONDITIONAL_OUTPUTS[key]}' section to write it for")
+                                                  f"'{spec.needs}' section to write it for")
             files[key] = None
         elif key in c:
-            files[key] = _output_file(ctx, c.get(key), f"outputs.{key}", out_dir, OUTPUT_DEFAULTS[key])
+            files[key] = _output_file(ctx, c.get(key), f"outputs.{key}", out_dir, spec.default)
         else:
-            files[key] = out_dir / OUTPUT_DEFAULTS[key]
+            files[key] = out_dir / spec.default
     topics = None
     extra: dict[str, Any] = {}
     files["topic_report"] = None

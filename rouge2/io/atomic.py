@@ -559,8 +559,8 @@ class OutputTransaction:
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except FileExistsError:
-            raise UserError(f"cannot create the output folder {folder}: a file of that name "
-                            f"exists") from None
+            raise UserError(f"cannot create the output folder {folder}: a part of the path exists and "
+                            f"is not a folder") from None
         except OSError as exc:
             reason = "a part of the path is not a folder" if exc.errno == errno.ENOTDIR else exc.strerror
             raise UserError(f"cannot create the output folder {folder}: {reason}") from None
@@ -589,7 +589,8 @@ class OutputTransaction:
             raise RuntimeError("transaction already finished")
         wanted = {}
         for f in folders:
-            real = self._ensure_dir(Path(f))
+            with deferred_signals():  # a folder created is a folder recorded (abort removes it)
+                real = self._ensure_dir(Path(f))
             wanted.setdefault(real, Path(f))
         for real in sorted(wanted):
             self._lock(real, wanted[real], 0.0)
@@ -627,26 +628,27 @@ class OutputTransaction:
         shown = Path(path)
         if shown.name in ("", ".", ".."):
             raise UserError(f"cannot write {shown}: give a file name")
-        folder = self._ensure_dir(shown.parent)
-        final = folder / shown.name
-        try:
-            st = os.lstat(final)
-        except OSError:
-            st = None
-        if st is not None and not (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)):
-            raise UserError(f"cannot write {shown}: it is {_kind(st.st_mode)}; rouge2 writes "
-                            f"regular files only")
-        try:
-            fd, tmp = tempfile.mkstemp(prefix=_stage_prefix(final.name), suffix=".tmp", dir=folder)
-        except OSError as exc:
-            raise _write_error(shown.parent, exc) from None
-        mode = self._mode | ((self._mode & 0o444) >> 2 if executable else 0)
-        try:
-            os.fchmod(fd, mode)
-        except (OSError, AttributeError):  # pragma: no cover - e.g. Windows
-            pass
-        handle = open(fd, "w", encoding="utf-8", newline=newline)  # noqa: SIM115 - closed at commit/abort
-        self._staged.append(_Staged(Path(tmp), final, shown, handle))
+        with deferred_signals():  # a signal here must not leave an untracked file or folder
+            folder = self._ensure_dir(shown.parent)
+            final = folder / shown.name
+            try:
+                st = os.lstat(final)
+            except OSError:
+                st = None
+            if st is not None and not (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)):
+                raise UserError(f"cannot write {shown}: it is {_kind(st.st_mode)}; rouge2 writes "
+                                f"regular files only")
+            try:
+                fd, tmp = tempfile.mkstemp(prefix=_stage_prefix(final.name), suffix=".tmp", dir=folder)
+            except OSError as exc:
+                raise _write_error(shown.parent, exc) from None
+            mode = self._mode | ((self._mode & 0o444) >> 2 if executable else 0)
+            try:
+                os.fchmod(fd, mode)
+            except (OSError, AttributeError):  # pragma: no cover - e.g. Windows
+                pass
+            handle = open(fd, "w", encoding="utf-8", newline=newline)  # noqa: SIM115 - closed at commit/abort
+            self._staged.append(_Staged(Path(tmp), final, shown, handle))
         return _Handle(handle, shown.parent)
 
     def write_text(self, path: str | os.PathLike, text: str) -> None:
@@ -760,7 +762,12 @@ class OutputTransaction:
         return Path(tmp)
 
     def abort(self) -> None:
-        """Delete every staged temporary file and every folder created for them."""
+        """Delete every staged temporary file and every folder created for them
+        (a second signal waits until this is done)."""
+        with deferred_signals():
+            self._abort()
+
+    def _abort(self) -> None:
         for s in self._staged:
             with contextlib.suppress(Exception):
                 s.handle.close()
@@ -863,7 +870,7 @@ def stop_message(signum: int, since: int = 0) -> str:
         name = signal.Signals(signum).name
     except ValueError:  # pragma: no cover
         name = f"signal {signum}"
-    done = published[since:]
+    done = [p for p in published[since:] if p.name != MANIFEST_NAME]
     if not done:
         return f"rouge2: stopped by {name}; no output file was changed"
     folders = sorted({str(p.parent) for p in done})

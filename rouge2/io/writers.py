@@ -382,6 +382,11 @@ def format_comparisons(comparisons: Sequence[Mapping], limit: int | None = None)
     at most that many rows, the rest counted in one line."""
     if not comparisons:
         return ""
+    if limit == 0:  # one line
+        below = sum(1 for c in comparisons if c["p_value"] < 0.05)
+        pairs = len({(c["system_a"], c["system_b"]) for c in comparisons})
+        return (f"\npaired significance tests: {len(comparisons)} ({_plural(pairs, 'pair')} of systems), "
+                f"{below} with p < 0.05 (every test: summary.json, comparisons)\n")
     more = 0
     if limit is not None and len(comparisons) > limit:
         more = len(comparisons) - limit
@@ -412,7 +417,7 @@ def format_comparisons(comparisons: Sequence[Mapping], limit: int | None = None)
     lines = ["", heading, fmt(headers), "  ".join("-" * w for w in widths)]
     lines += [fmt(r) for r in rows]
     if more:
-        lines.append(f"... {more} more test{'s' if more != 1 else ''} (every test: summary.json, comparisons)")
+        lines.append(f"... {_plural(more, 'more test')} (every test: summary.json, comparisons)")
     return "\n".join(lines) + "\n"
 
 
@@ -421,13 +426,33 @@ def format_comparisons(comparisons: Sequence[Mapping], limit: int | None = None)
 
 
 def format_correlations(rows: Sequence[dict[str, Any]], cmp_rows: Sequence[dict[str, Any]] = (),
-                        limit: int | None = None) -> str:
-    """A console table of correlations (and of comparisons); with ``limit``,
-    at most that many rows of each, the rest counted in one line."""
-    more = more_cmp = 0
-    if limit is not None:
-        more, rows = max(0, len(rows) - limit), rows[:limit]
-        more_cmp, cmp_rows = max(0, len(cmp_rows) - limit), cmp_rows[:limit]
+                        limit: int | None = None, cmp_limit: int | None = None) -> str:
+    """A console table of correlations (and of comparisons).  With ``limit``
+    (``cmp_limit``, default ``limit``), at most that many rows of each, the
+    rest counted in one line; 0: the table as one line."""
+    cmp_limit = limit if cmp_limit is None else cmp_limit
+    lines = _correlation_rows(rows, limit)
+    if cmp_rows:
+        lines += _correlation_tests(cmp_rows, cmp_limit)
+    return "\n".join(lines) + "\n"
+
+
+def _shown(rows: Sequence, limit: int | None) -> tuple[Sequence, int]:
+    """The rows a table of at most ``limit`` rows shows, and how many it leaves out."""
+    if limit is None or len(rows) <= limit:
+        return rows, 0
+    return rows[:limit], len(rows) - limit
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def _correlation_rows(rows: Sequence[dict[str, Any]], limit: int | None) -> list[str]:
+    if limit == 0:
+        return [f"{_plural(len(rows), 'correlation')} (every one: correlations.csv)"]
+    rows, more = _shown(rows, limit)
+
     def f(e: dict | None) -> str:
         if not e or e.get("value") is None:
             return "n/a"
@@ -435,31 +460,36 @@ def format_correlations(rows: Sequence[dict[str, Any]], cmp_rows: Sequence[dict[
         ci = f" [{lo:+.3f}, {hi:+.3f}]" if lo is not None else ""
         return f"{e['value']:+.3f}{ci}"
 
-    lines = []
     table = [["level", "metric", "dimension", "n", "pearson", "spearman", "kendall"]]
     for r in rows:
         metric = f"{r['measure']}/{r['score']}" + (f"@{r['variant']}" if r["variant"] else "")
         table.append([r["level"], metric, r["dimension"], str(r["n"]), f(r["pearson"]),
                       f(r["spearman"]), f(r["kendall"])])
-    lines += _align_rows(table)
+    lines = _align_rows(table)
     if more:
-        lines.append(f"... {more} more row{'s' if more != 1 else ''} (every row: correlations.csv)")
-    if cmp_rows:
-        lines += ["", "paired tests: does A correlate better than B? (difference A - B [interval], "
-                      "permutation p, two-sided)"]
-        t2 = [["level", "A", "B", "dimension", "pearson", "spearman", "kendall"]]
-        for c in cmp_rows:
-            cells = []
-            for k in ("pearson", "spearman", "kendall"):
-                d = c.get(k)
-                cells.append("n/a" if not d or d.get("difference") is None else
-                             f"{d['difference']:+.3f} [{d['ci'][0]:+.3f}, {d['ci'][1]:+.3f}] p={d['p_two_sided']:.3f}")
-            t2.append([c["level"], c["a"], c["b"], c["dimension"], *cells])
-        lines += _align_rows(t2)
-        if more_cmp:
-            lines.append(f"... {more_cmp} more test{'s' if more_cmp != 1 else ''} (every test: "
-                         f"correlations.json)")
-    return "\n".join(lines) + "\n"
+        lines.append(f"... {_plural(more, 'more row')} (every row: correlations.csv)")
+    return lines
+
+
+def _correlation_tests(cmp_rows: Sequence[dict[str, Any]], limit: int | None) -> list[str]:
+    if limit == 0:
+        return [f"{_plural(len(cmp_rows), 'paired test')} of two metrics' correlations "
+                f"(every one: correlations.json)"]
+    cmp_rows, more = _shown(cmp_rows, limit)
+    lines = ["", "paired tests: does A correlate better than B? (difference A - B [interval], "
+                 "permutation p, two-sided)"]
+    t2 = [["level", "A", "B", "dimension", "pearson", "spearman", "kendall"]]
+    for c in cmp_rows:
+        cells = []
+        for k in ("pearson", "spearman", "kendall"):
+            d = c.get(k)
+            cells.append("n/a" if not d or d.get("difference") is None else
+                         f"{d['difference']:+.3f} [{d['ci'][0]:+.3f}, {d['ci'][1]:+.3f}] p={d['p_two_sided']:.3f}")
+        t2.append([c["level"], c["a"], c["b"], c["dimension"], *cells])
+    lines += _align_rows(t2)
+    if more:
+        lines.append(f"... {_plural(more, 'more test')} (every test: correlations.json)")
+    return lines
 
 
 def _align_rows(rows: list[list[str]]) -> list[str]:
@@ -532,18 +562,18 @@ def format_variant_comparisons(rows: Sequence[Mapping[str, Any]], alpha: float =
     by_pair: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
     for c in rows:
         by_pair.setdefault((c["variant_a"], c["variant_b"]), []).append(c)
-    lines = ["", "paired tests between variants (per system and measure, F over its tasks; every "
-                 "test: summary.json, variant_comparisons)"]
+    lines = [""]
     for (a, b), tests in list(by_pair.items())[:limit]:
         systems = len({c["system"] for c in tests})
         measures = len({c["measure"] for c in tests})
         below = sum(1 for c in tests if c["p_value"] < alpha)
         diff = sum(c["difference"] for c in tests) / len(tests)
-        lines.append(f"  {a} vs {b}: p < {alpha:g} in {below} of {len(tests)} tests ({systems} "
-                     f"system{'s' if systems != 1 else ''} x {measures} measure{'s' if measures != 1 else ''}); "
-                     f"mean difference {diff:+.5f} F [{tests[0]['test']}]")
+        lines.append(f"paired tests {a} vs {b} (per system and measure, F over its tasks, "
+                     f"{tests[0]['test']}): p < {alpha:g} in {below} of {len(tests)} ({systems} "
+                     f"system{'s' if systems != 1 else ''} x {measures} measure{'s' if measures != 1 else ''}), "
+                     f"mean difference {diff:+.5f} F; every test: summary.json")
     if len(by_pair) > limit:
-        lines.append(f"  ... {len(by_pair) - limit} more pairs of variants")
+        lines.append(f"... {len(by_pair) - limit} more pairs of variants (summary.json)")
     return "\n".join(lines) + "\n"
 
 

@@ -444,45 +444,68 @@ def _summary(cfg: RunConfig, result: RunResult, versions: dict[str, Any],
     }
 
 
-#: console rows of each table (comparisons, correlations) before the rest is counted
-CONSOLE_TESTS = 8
-
-
+#: the console summary's length in lines, whatever the run (every detail is in the files)
+CONSOLE_LINES = 40
 def _console(cfg: RunConfig, result: RunResult) -> str:
-    """The run's summary, about 40 lines whatever the run's size: the first
-    option set's table, then one line per variant and per pair of variants,
-    the correlations; every detail is in the files."""
+    """The run's summary, at most about :data:`CONSOLE_LINES` lines whatever
+    the run's size: the first option set's table, one line per variant and
+    per pair of variants, the paired tests and the correlations.  Tables are
+    cut until the whole fits (the best rows kept, the rest counted): the
+    tests and correlations to two rows, the systems to eight, then the tests
+    and correlations to one line each, the systems to three.  Every detail is
+    in the files."""
+    limits = {"systems": out.CONSOLE_ROWS, "tests": 12, "correlations": 12, "correlation tests": 6}
+    text = _console_text(cfg, result, limits)
+    for state in _cuts(limits):
+        if text.count("\n") + 1 <= CONSOLE_LINES:  # + 1: the line naming the files written
+            break
+        text = _console_text(cfg, result, state)
+    return text
+
+
+def _cuts(limits: dict[str, int]) -> Iterator[dict[str, int]]:
+    """Ever smaller console tables, in the order :func:`_console` cuts them."""
+    others = ("tests", "correlations", "correlation tests")
+    state = dict(limits)
+    stages = [(others, 2), (("systems",), 8), (("correlation tests",), 0), (("tests",), 0),
+              (("correlations",), 0), (("systems",), 3)]
+    for keys, floor in stages:
+        while any(state[k] > floor for k in keys):
+            k = max(keys, key=lambda k: state[k])
+            state[k] = floor if floor == 0 else state[k] - 1
+            yield dict(state)
+
+
+def _console_text(cfg: RunConfig, result: RunResult, limits: dict[str, int]) -> str:
     c = result.summary["counts"]
     title = (f"rouge2 run{': ' + cfg.name if cfg.name else ''} - {_n(c['systems'], 'system')}, "
              f"{_n(c['tasks'], 'task')}, {_n(c['summaries'], 'summary', 'summaries')}; "
              f"multi_reference={cfg.options.multi_reference}; "
              f"signature {result.summary['signature']['sha256'][:12]}")
     name, v = next(iter(result.variants.items()))
-    text = ""
-    if name is not None:
-        text = f"{title}\n\nvariant {name} ({_n(len(result.variants), 'variant')} in all):\n"
-    text += out.format_system_table(v.systems, cfg.measures, rank_by=cfg.outputs.rank_by,
-                                    rank_score=cfg.outputs.rank_by_score,
-                                    title=title if name is None else None,
-                                    confidence=cfg.bootstrap.confidence if cfg.bootstrap else None,
-                                    max_rows=out.CONSOLE_ROWS)
-    text += out.format_comparisons(v.comparisons, limit=CONSOLE_TESTS)
-    text += "\n"
+    head = "" if name is None else f"{title}\n\nvariant {name} ({_n(len(result.variants), 'variant')} in all):\n"
+    parts = [head + out.format_system_table(v.systems, cfg.measures, rank_by=cfg.outputs.rank_by,
+                                            rank_score=cfg.outputs.rank_by_score,
+                                            title=title if name is None else None,
+                                            confidence=cfg.bootstrap.confidence if cfg.bootstrap else None,
+                                            max_rows=limits["systems"]),
+             out.format_comparisons(v.comparisons, limit=limits["tests"])]
     if result.empty_candidates or result.empty_references:
-        text += (f"note: {_n(result.empty_candidates, 'candidate')} and "
-                 f"{_n(result.empty_references, 'reference')} have no words after preprocessing "
-                 "(empty, punctuation only or all stopwords); they score 0 (rouge2 docs measures)\n")
+        parts.append(f"note: {_n(result.empty_candidates, 'candidate')} and "
+                     f"{_n(result.empty_references, 'reference')} have no words after preprocessing "
+                     "(empty, punctuation only or all stopwords); they score 0 (rouge2 docs measures)\n")
     if cfg.variants:
         measure = cfg.outputs.rank_by or cfg.measures[0]
-        text += out.format_variant_rankings(result.rankings, {n: x.systems for n, x in result.variants.items()},
-                                            measure)
-        text += out.format_variant_comparisons(result.variant_comparisons)
+        ranks = out.format_variant_rankings(result.rankings, {n: x.systems for n, x in result.variants.items()},
+                                            measure).strip("\n")
+        tests = out.format_variant_comparisons(result.variant_comparisons).strip("\n")
+        parts.append(ranks + ("\n" + tests if tests else "") + "\n")
     if cfg.meta_evaluation is not None:
-        text += "\ncorrelation with human judgments\n"
-        text += out.format_correlations(result.correlations, result.correlation_comparisons,
-                                        limit=CONSOLE_TESTS)
-    text += result.summary["signature_line"] + "\n"
-    return text
+        parts.append("correlation with human judgments\n" + out.format_correlations(
+            result.correlations, result.correlation_comparisons, limit=limits["correlations"],
+            cmp_limit=limits["correlation tests"]))
+    parts.append(result.summary["signature_line"] + "\n")
+    return "\n".join(part.strip("\n") + "\n" for part in parts if part.strip())
 
 
 def _n(k: int, word: str, plural: str | None = None) -> str:
