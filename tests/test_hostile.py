@@ -300,8 +300,10 @@ OUTPUT_CASES = {
     "score --per-summary a FIFO, with --overwrite": (score_to(fifo, "--overwrite"), "FIFO"),
     "score --per-summary a folder": (score_to(lambda t: t, "--overwrite"), "a folder"),
     "score --per-summary a symlink": (score_to(link_to("preds.txt")), "a symbolic link"),
-    "score --per-summary a symlink to an input, with --overwrite": (
-        score_to(link_to("refs.txt"), "--overwrite"), "ok"),
+    "score --per-summary a symlink, with --overwrite": (score_to(link_to("refs.txt"), "--overwrite"),
+                                                        "a symbolic link"),
+    "score --per-summary /dev/stdout, with --overwrite": (score_to(lambda t: "/dev/stdout", "--overwrite"),
+                                                          "refusing"),
     "score --per-summary -": (score_to(lambda t: "-"), "a file named '-'"),
     "score --per-summary a foreign file": (score_to(lambda t: (t / "notes.txt").write_text("mine") and "notes.txt"),
                                            "rouge2 did not write it"),
@@ -581,3 +583,38 @@ def test_out_of_memory_is_one_line(monkeypatch, capsys):
     assert cli.main(["rouge155", "-a", "x.xml"]) == 2
     err = capsys.readouterr().err
     assert ERROR_LINE.match(err) and err.startswith("rouge2 rouge155: error: out of memory; ")
+
+
+# ----------------------------------------------------------------------------- issue 21, wrong behaviour
+
+
+def test_resamples_0_reports_means_only(tmp_path, capsys):
+    import rouge2
+    from rouge2.cli import main
+
+    result = rouge2.evaluate(["a b c", "a"], ["a b", "a b"], ["rouge-1"], resamples=0)
+    assert result["rouge-1"]["fmeasure"]["ci"] is None  # not a zero-width interval
+    assert result.to_dict()["rouge-1"]["fmeasure"]["ci"] is None
+    argv = ["score", *lines_files(tmp_path), "--resamples", "0"]
+    argv = [a if not a.endswith(".txt") else str(tmp_path / a) for a in argv]
+    assert main([*argv, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["rouge-1"]["fmeasure"]["ci"] is None
+    assert main(argv) == 0
+    table = capsys.readouterr().out
+    assert "CI" not in table and "[" not in table.split("rouge2:")[0]
+    (tmp_path / "other.txt").write_text("the cat\nthe dog ran\n")
+    assert main([*argv, "-i", str(tmp_path / "preds.txt"), str(tmp_path / "other.txt"), "--test-resamples", "50"]) == 0
+    assert "CI" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("text", [None, 3, 2.5, ["a b"]])
+def test_rouge_score_dropin_raises_attribute_error_as_rouge_score_does(text):
+    rouge_score = pytest.importorskip("rouge_score.rouge_scorer")
+    from rouge2.compat.rouge_score import rouge_scorer
+
+    for scorer in (rouge_score.RougeScorer(["rouge1"]), rouge_scorer.RougeScorer(["rouge1"])):
+        for args in ((text, "a b"), ("a b", text)):
+            with pytest.raises(AttributeError):
+                scorer.score(*args)
+    with pytest.raises(TypeError):  # and still a TypeError, as before
+        rouge_scorer.RougeScorer(["rouge1"]).score(text, "a b")

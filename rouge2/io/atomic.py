@@ -635,7 +635,7 @@ class OutputTransaction:
                 st = os.lstat(final)
             except OSError:
                 st = None
-            if st is not None and not (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)):
+            if st is not None and not stat.S_ISREG(st.st_mode):
                 raise UserError(f"cannot write {shown}: it is {_kind(st.st_mode)}; rouge2 writes "
                                 f"regular files only")
             try:

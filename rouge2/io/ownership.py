@@ -14,9 +14,9 @@ just before publishing (:meth:`OutputGuard.prepare`):
   symbolic links in the folders); a file inside a folder the command reads
   summaries from (a java-project's ``reference/`` and ``system/``) neither,
   since the next run would read it as a summary;
-* a symbolic link is never written through: without ``--overwrite`` it is
-  refused; with it the link itself is replaced by the new file (what it
-  points to is untouched);
+* a symbolic link is neither written through nor replaced (with
+  ``--overwrite`` neither): ``/dev/stdout`` is a link, and replacing it as
+  root would break the machine as replacing ``/dev/null`` did;
 * ``-`` is not a file name here (it would create a file named ``-``);
 * any other existing file is replaced only if an earlier rouge2 command
   wrote it and nobody changed it since, unless ``--overwrite``.
@@ -169,7 +169,15 @@ def check_target(path: str | os.PathLike, *, overwrite: bool = False, inputs: In
         raise UserError(f"cannot write {p}: the name {p.name} is rouge2's {what}; choose another "
                         f"file name")
     st = _lstat(p)
-    if st is not None and not (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)):
+    if st is not None and stat.S_ISLNK(st.st_mode):
+        try:
+            target = os.readlink(p)
+        except OSError:
+            target = "?"
+        raise UserError(f"refusing to replace {p}: it is a symbolic link (to {target}); rouge2 neither "
+                        f"writes through a link nor replaces one (even with --overwrite); remove the "
+                        f"link or choose another output file")
+    if st is not None and not stat.S_ISREG(st.st_mode):
         raise UserError(f"refusing to write {p}: it is {file_kind(st.st_mode)}; rouge2 writes regular "
                         f"files only, never a device, FIFO or folder (even with --overwrite); "
                         f"choose another output file")
@@ -179,14 +187,6 @@ def check_target(path: str | os.PathLike, *, overwrite: bool = False, inputs: In
                         f"(--overwrite never replaces an input)")
     if st is None or overwrite:
         return
-    if stat.S_ISLNK(st.st_mode):
-        try:
-            target = os.readlink(p)
-        except OSError:
-            target = "?"
-        why = f"it is a symbolic link (to {target}); rouge2 never writes through a link"
-        raise UserError(f"refusing to replace {p}: {why}; choose another output file, or {hint} "
-                        f"(the link itself is replaced, not what it points to)")
     why = _why_not_ours(p, st)
     if why is not None:
         raise UserError(f"refusing to replace {p}: {why}; choose another output file, or {hint}")
