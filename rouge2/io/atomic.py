@@ -454,7 +454,7 @@ def sweep_stale(folder: str | os.PathLike) -> list[Path]:
     journal names are kept (:func:`recover` decides about them)."""
     removed: list[Path] = []
     try:
-        entries = list(os.scandir(folder))
+        entries = list(os.scandir(os.fspath(folder)))
     except OSError:
         return removed
     pending = _read_journal(Path(folder) / JOURNAL_NAME)
@@ -587,7 +587,7 @@ class OutputTransaction:
         and staged files of dead writers swept."""
         if self._done:
             raise RuntimeError("transaction already finished")
-        wanted = {}
+        wanted: dict[Path, Path] = {}
         for f in folders:
             with deferred_signals():  # a folder created is a folder recorded (abort removes it)
                 real = self._ensure_dir(Path(f))
@@ -600,7 +600,7 @@ class OutputTransaction:
         :data:`PUBLISH_WAIT` seconds for another command, to finish or undo
         a publication an interrupted command left there; the folders are
         locked again to publish."""
-        wanted = {}
+        wanted: dict[Path, Path] = {}
         for f in folders:
             if os.path.isdir(f):  # a folder that does not exist yet holds nothing to repair
                 wanted.setdefault(real_folder(f), Path(f))
