@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Iterable, Sequence
+from typing import cast
 
 from rouge2.analysis.limits import flat_text, lcs_sentences
 from rouge2.analysis.sentences import SENTENCES
 from rouge2.analysis.stem import batch_stemmer
 from rouge2.analysis.tokenize import get_tokenizer
+from rouge2.errors import UserError
 
 
 class AnalyzedText:
@@ -97,8 +99,6 @@ class Analyzer:
         sentences: str = "lines",
     ):
         if word_limit and byte_limit:
-            from rouge2.errors import UserError
-
             raise UserError("give a length limit in words or in bytes, not both")
         self.tokenizer_name = tokenizer
         self._tokenize = get_tokenizer(tokenizer)
@@ -136,7 +136,7 @@ class Analyzer:
                     if s is None:
                         s = memo[t] = stem(t) if len(t) >= smin else t
                     out[i] = s
-        return out, raw
+        return cast("list[str]", out), raw  # every None was filled above
 
     def _as_bytes_text(self, sentences: list[str]) -> list[str]:
         """Sentences as latin-1 strings of their UTF-8 bytes (byte semantics)."""
@@ -201,15 +201,15 @@ class Analyzer:
         such as a reference shared by many systems, is not analysed twice.
         """
         if cache and self._cache is not None and isinstance(text, (str, tuple)):
-            cache = self._cache
-            if len(cache) >= self.CACHE_LIMIT:
-                cache.clear()
-            hit = cache.get(text)
+            kept = self._cache
+            if len(kept) >= self.CACHE_LIMIT:
+                kept.clear()
+            hit = kept.get(text)
             if hit is not None:
                 return hit
             result = self.analyze_sentences(self.split(text))
             result.source = text if isinstance(text, str) else "\n".join(text)
-            cache[text] = result
+            kept[text] = result
             return result
         result = self.analyze_sentences(self.split(text))
         result.source = text if isinstance(text, str) else "\n".join(text)

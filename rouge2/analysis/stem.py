@@ -35,11 +35,12 @@ two agree exactly.
 
 from __future__ import annotations
 
+import importlib.metadata
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from rouge2.data import read_resource
+from rouge2.data import read_resource, resource_sha256, sha256_json
 from rouge2.errors import UserError
 from rouge2.kernels import rouge155_stemmer
 from rouge2.registry import Registry, suggest
@@ -97,7 +98,7 @@ _STEP4 = (
 )
 
 
-def _suffix_re(suffixes) -> re.Pattern[str]:
+def _suffix_re(suffixes: Iterable[str]) -> re.Pattern[str]:
     # A search for "(a|b|...)$" finds the leftmost start, i.e. the longest
     # listed suffix the word ends with; the regex engine does exactly that.
     return re.compile("(" + "|".join(suffixes) + ")$")
@@ -121,54 +122,67 @@ def porter_stem(word: str) -> str:
     initial_y = w[0] == "y"
     if initial_y:
         w = "Y" + w[1:]
+    w = _step5(_step4(_step3(_step2(_step1c(_step1b(_step1a(w)))))))
+    if initial_y:
+        w = w[:1].lower() + w[1:]
+    return w
 
-    # step 1a
+
+def _step1a(w: str) -> str:
     m = _STEP1A.search(w)
     if m:
-        w = w[: m.start()] + m.group(1)
-    else:
-        m = _STEP1A_S.search(w)
-        if m:
-            w = w[: m.start()] + m.group(1)
+        return w[: m.start()] + m.group(1)
+    m = _STEP1A_S.search(w)
+    if m:
+        return w[: m.start()] + m.group(1)
+    return w
 
-    # step 1b
+
+def _step1b(w: str) -> str:
     if w.endswith("eed"):
-        if _MGR0.search(w[:-3]):
-            w = w[:-1]
-    else:
-        m = _STEP1B.search(w)
-        if m:
-            stem = w[: m.start()]
-            if _HAS_V.search(stem):
-                w = stem
-                if _STEP1B_ADD_E.search(w):
-                    w += "e"
-                elif _DOUBLE.search(w):
-                    w = w[:-1]
-                elif _CVC.search(w):
-                    w += "e"
+        return w[:-1] if _MGR0.search(w[:-3]) else w
+    m = _STEP1B.search(w)
+    if m:
+        stem = w[: m.start()]
+        if _HAS_V.search(stem):
+            w = stem
+            if _STEP1B_ADD_E.search(w):
+                w += "e"
+            elif _DOUBLE.search(w):
+                w = w[:-1]
+            elif _CVC.search(w):
+                w += "e"
+    return w
 
-    # step 1c
+
+def _step1c(w: str) -> str:
     if w.endswith("y"):
         stem = w[:-1]
         if _HAS_V.search(stem):
-            w = stem + "i"
+            return stem + "i"
+    return w
 
-    # step 2
+
+def _step2(w: str) -> str:
     m = _STEP2_RE.search(w)
     if m:
         stem = w[: m.start()]
         if _MGR0.search(stem):
-            w = stem + _STEP2[m.group(1)]
+            return stem + _STEP2[m.group(1)]
+    return w
 
-    # step 3
+
+def _step3(w: str) -> str:
     m = _STEP3_RE.search(w)
     if m:
         stem = w[: m.start()]
         if _MGR0.search(stem):
-            w = stem + _STEP3[m.group(1)]
+            return stem + _STEP3[m.group(1)]
+    return w
 
-    # step 4 (modified: -ement first, then -ment, then -ent or -(s|t)ion)
+
+def _step4(w: str) -> str:
+    """Modified: the suffix list with -ement first, then -ment, then -ent or -(s|t)ion."""
     m = _STEP4_RE.search(w)
     if m:
         stem = w[: m.start()]
@@ -188,17 +202,16 @@ def porter_stem(word: str) -> str:
             stem = w[: m.start()] + m.group(1)
             if _MGR1.search(stem):
                 w = stem
+    return w
 
-    # step 5
+
+def _step5(w: str) -> str:
     if w.endswith("e"):
         stem = w[:-1]
         if _MGR1.search(stem) or (_MEQ1.search(stem) and not _CVC.search(stem)):
             w = stem
     if w.endswith("ll") and _MGR1.search(w):
         w = w[:-1]
-
-    if initial_y:
-        w = w[:1].lower() + w[1:]
     return w
 
 
@@ -337,7 +350,7 @@ def snowball_stemmer(language: str) -> Callable[[str], str]:
     """A callable stemming one word with nltk's Snowball stemmer."""
     lang = _snowball_language(language)
     try:
-        from nltk.stem.snowball import SnowballStemmer
+        from nltk.stem.snowball import SnowballStemmer  # lazy: nltk takes seconds to import
     except ImportError as exc:  # pragma: no cover - depends on environment
         raise UserError(
             "Snowball stemming needs nltk; install it with 'pip install nltk'"
@@ -359,12 +372,22 @@ class Stemmer:
     min_length: int = 1
 
 
-STEMMERS: Registry = Registry("stemmer")
+def _exceptions_sha256(name: str) -> str:
+    """One hash of the four WordNet-2.0 exception lists the script's stemmer reads."""
+    return sha256_json([resource_sha256("rouge155", f) for f in EXCEPTION_FILES])
+
+
+def _nltk_version(name: str) -> str:
+    return f"nltk {importlib.metadata.version('nltk')}"
+
+
+#: stemmers by name (plugins: entry points ``rouge2.stemmers``)
+STEMMERS: Registry = Registry("stemmer", group="rouge2.stemmers")
 STEMMERS.add("none", None, "no stemming", aliases=("false", "no", "off"))
 STEMMERS.add("rouge155", Stemmer("rouge155", rouge155_stem, 4),
              "ROUGE-1.5.5's -m: WordNet-2.0 exceptions, then its Porter variant, tokens of 4+ characters",
-             aliases=("true", "porter-rouge155", "rouge-1.5.5"))
+             aliases=("true", "porter-rouge155", "rouge-1.5.5"), fingerprint=_exceptions_sha256)
 STEMMERS.add_family("snowball:", "snowball:<language>", _snowball_language,
                     lambda lang: Stemmer(f"snowball:{lang}", snowball_stemmer(lang), 1),
                     "nltk's Snowball stemmer for <language>, every token",
-                    prefixes=("snowball-",))
+                    prefixes=("snowball-",), fingerprint=_nltk_version)

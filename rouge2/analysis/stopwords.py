@@ -21,13 +21,14 @@ lowercase.
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import os
 import re
 from functools import cache
 from pathlib import Path
 from typing import Union
 
-from rouge2.data import read_resource
+from rouge2.data import read_resource, resource_sha256, sha256_file
 from rouge2.errors import UserError
 from rouge2.files import check_regular, read_bytes
 from rouge2.registry import Registry
@@ -113,15 +114,27 @@ def _from_file(path: Path) -> frozenset[str]:
     return frozenset(words)
 
 
+def _package_version(package: str) -> str:
+    try:
+        return f"{package} {importlib.metadata.version(package)}"
+    except importlib.metadata.PackageNotFoundError:
+        return f"{package} (not installed)"
+
+
+#: stopword lists by name; ``file:<path>`` names a word-list file
 STOPWORDS: Registry = Registry("stopword list")
 STOPWORDS.add("none", lambda: frozenset(), "no stopword removal", aliases=("false", "no", "off"))
 STOPWORDS.add("smart", _smart, "the SMART list ROUGE-1.5.5 removes with -s",
-              aliases=("true", "rouge155"))
-STOPWORDS.add("rouge2-java", _rouge2_java, "the Java ROUGE 2.0 default list", aliases=("java",))
+              aliases=("true", "rouge155"),
+              fingerprint=lambda name: resource_sha256("rouge155", "smart_common_words.txt"))
+STOPWORDS.add("rouge2-java", _rouge2_java, "the Java ROUGE 2.0 default list", aliases=("java",),
+              fingerprint=lambda name: resource_sha256("stopwords", "rouge2-java-default.txt"))
 STOPWORDS.add_family("spacy:", "spacy:<lang>", _spacy_language, lambda lang: lambda: _spacy(lang),
-                     "spaCy's stopword list for language <lang>")
+                     "spaCy's stopword list for language <lang>",
+                     fingerprint=lambda name: _package_version("spacy"))
 STOPWORDS.add_family("file:", "<file path>", lambda path: str(Path(path).expanduser().resolve()),
-                     lambda path: lambda: _from_file(Path(path)), "one word a line, # comments")
+                     lambda path: lambda: _from_file(Path(path)), "one word a line, # comments",
+                     fingerprint=lambda name: sha256_file(name[len("file:"):]), capabilities={"path": True})
 
 
 def canonical_stopwords(spec: StopwordSpec) -> str:

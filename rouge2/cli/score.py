@@ -296,6 +296,7 @@ def pair_main(args) -> int:
 
 def main(argv: list[str]) -> int:
     from rouge2.cli.options import add_option_flags
+    from rouge2.measures import measure_forms
     from rouge2.scoring.scorer import DEFAULT_MEASURES
 
     ap = _Parser(prog="rouge2 score",
@@ -310,7 +311,8 @@ def main(argv: list[str]) -> int:
                          "(with -c: each file is one whole reference)")
     ap.add_argument("-c", "--candidate", metavar="FILE",
                     help="single-pair mode: the whole file is one candidate")
-    ap.add_argument("-m", "--measures", nargs="+", default=list(DEFAULT_MEASURES), metavar="NAME")
+    ap.add_argument("-m", "--measures", nargs="+", default=list(DEFAULT_MEASURES), metavar="NAME",
+                    help=f"measures (default {' '.join(DEFAULT_MEASURES)}); forms: {measure_forms()}")
     ap.add_argument("--encoding", default="utf-8")
     ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
     ap.add_argument("--per-summary", metavar="FILE", help="write each summary's scores (JSONL)")

@@ -47,14 +47,17 @@ from rouge2.config.validate import (
 from rouge2.errors import UserError
 from rouge2.io.inputs import INPUT_FORMATS, Columns, InputsConfig, compile_task_pattern
 from rouge2.io.outputs import OUTPUTS
+from rouge2.io.topic_report import report_paths
 from rouge2.limits import MAX_RESAMPLES, MAX_TEST_RESAMPLES, MAX_VARIANTS
-from rouge2.measures import MEASURE_FORMS
+from rouge2.measures import MEASURES, measure_forms
+from rouge2.pos.topics import TopicSelector
 from rouge2.registry import suggest
 from rouge2.scoring.options import Options, alpha_from_beta, normalize
 from rouge2.scoring.scorer import DEFAULT_MEASURES, canonical_measures
 from rouge2.stats.aggregate import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES
+from rouge2.stats.meta import MetaSpec, Metric
 from rouge2.stats.significance import DEFAULT_TEST, DEFAULT_TEST_RESAMPLES, TESTS
-from rouge2.synonyms.combine import SYNONYM_SOURCES
+from rouge2.synonyms.base import SYNONYM_SOURCES
 
 # ---------------------------------------------------------------------------
 # the result
@@ -226,8 +229,9 @@ class SynonymsKind(Kind):
     """``preprocess.synonyms``: false, true (WordNet), a source name or file path,
     inline groups, or a list mixing them."""
 
-    what: str = ("false, true (WordNet), wordnet, a dictionary file path (one comma-separated "
-                 "group a line), or a list of these and of inline groups such as [screen, display]")
+    what: str = ("false, true (WordNet), a synonym source name, a dictionary file path (one "
+                 "comma-separated group a line), or a list of these and of inline groups such as "
+                 "[screen, display]")
 
     def check(self, ctx, node, key):
         if is_bool(node) or is_null(node):
@@ -275,7 +279,7 @@ INPUTS = Section("inputs", {
     "format": Choice(INPUT_FORMATS),
     "path": PathKind("a path"),
     "encoding": Text("an encoding name such as utf-8"),
-    "sentences": _option("sentences", "lines, splitter or none"),
+    "sentences": _option("sentences", "a sentence splitting name"),
     "columns": Node(),  # checked below: it depends on the format
     "task_pattern": TaskPatternKind(),
 }, required=("format", "path"))
@@ -288,7 +292,7 @@ PREPROCESS = Section("preprocess", {
     "byte_limit": _option("byte_limit", "a whole number of bytes"),
     "synonyms": SynonymsKind(),
     "synonym_lemmas": _option("synonym_lemmas", "true or false"),
-    "tagger": _option("tagger", "spacy, spacy:<pipeline> or pretagged"),
+    "tagger": _option("tagger", "a tagger name"),
     "topic_auxiliaries": _option("topic_auxiliaries", "true or false"),
 })
 
@@ -413,7 +417,7 @@ def _measures(ctx: Ctx, node: yaml.Node) -> tuple[str, ...]:
     items = ListOf(Text("a measure name", allow_numbers=False), scalar_ok=True).check(
         ctx, node, "measures") if not (isinstance(node, yaml.SequenceNode) and not node.value) else []
     if not items:
-        raise ctx.fail(node, f"measures: the list is empty; use {MEASURE_FORMS}")
+        raise ctx.fail(node, f"measures: the list is empty; use one of: {measure_forms()}")
     nodes = node.value if isinstance(node, yaml.SequenceNode) else [node]
     seen: list[str] = []
     for item_node, text in zip(nodes, items):
@@ -514,8 +518,6 @@ def _topic_report(ctx: Ctx, node: yaml.Node, out_dir: Path, measures: tuple[str,
         if "topics" in m:
             tnode = m["topics"][1]
             spec = Text("parts of speech such as nn|jj").check(ctx, tnode, "outputs.topic_report.topics")
-            from rouge2.pos.topics import TopicSelector
-
             try:
                 topics = str(TopicSelector.parse(spec)).lower()
             except UserError as exc:
@@ -524,7 +526,7 @@ def _topic_report(ctx: Ctx, node: yaml.Node, out_dir: Path, measures: tuple[str,
         base = _output_file(ctx, node, "outputs.topic_report", out_dir, TOPIC_REPORT_DEFAULT)
     if base is not None and base.suffix.lower() in (".html", ".htm", ".csv"):
         base = base.with_suffix("")
-    if topics is None and not any(m.startswith("rouge-topic") for m in measures):
+    if topics is None and not any(MEASURES.capability(m, "topic_tags") for m in measures):
         raise ctx.fail(node, "outputs.topic_report: the run has no topic measure to take the parts "
                              "of speech from; add one (e.g. \"rouge-topic-nn|jj\") or write "
                              "topic_report: {topics: nn|jj}")
@@ -541,8 +543,6 @@ def _rank_by(ctx: Ctx, c: Checked, measures: tuple[str, ...]) -> str | None:
     except UserError as exc:
         raise ctx.fail(node, f"outputs.rank_by: {exc}") from None
     if name not in measures:
-        from rouge2.registry import suggest
-
         raise ctx.fail(node, f"outputs.rank_by: {text!r} is not a measure of this run"
                              f"{suggest(name, measures)}; measures: {', '.join(measures)}")
     return name
@@ -597,8 +597,6 @@ def _distinct_files(ctx: Ctx, c: Checked, files: dict[str, Path | None]) -> None
                                                f"outputs.{seen[p]}: {p}")
         seen[p] = name
     if files["topic_report"] is not None:
-        from rouge2.io.topic_report import report_paths
-
         for kind, p in report_paths(files["topic_report"]).items():
             if kind != "html" and p in seen:
                 raise ctx.fail(c.value_node(seen[p]), f"outputs.{seen[p]}: writes to {p}, which the "
@@ -689,10 +687,49 @@ def _variant_pairs(ctx: Ctx, node: yaml.Node, variants: tuple[tuple[str, Options
     return tuple(pairs)
 
 
+def _meta_measures(ctx: Ctx, c: Checked, measures: tuple[str, ...]) -> tuple[str, ...]:
+    """``meta_evaluation.measures``: some of the run's measures, by any of their names."""
+    try:
+        chosen = tuple(canonical_measures(c.get("measures")))
+    except UserError as exc:
+        raise ctx.fail(c.value_node("measures"), f"meta_evaluation.measures: {exc}") from None
+    for m in chosen:
+        if m not in measures:
+            raise ctx.fail(c.value_node("measures"), f"meta_evaluation.measures: {m!r} is not among "
+                                                     f"the run's measures: {', '.join(measures)}")
+    return chosen
+
+
+def _meta_metric(ctx: Ctx, item: yaml.Node, text: str, measures: tuple[str, ...], names: list[str]) -> Metric:
+    """One side of a ``meta_evaluation.compare`` pair: a metric of this run (and variant)."""
+    try:
+        m = Metric.parse(text)
+    except UserError as exc:
+        raise ctx.fail(item, f"meta_evaluation.compare: {exc}") from None
+    if m.measure not in measures:
+        raise ctx.fail(item, f"meta_evaluation.compare: {m}: {m.measure!r} is not among the "
+                             f"run's measures: {', '.join(measures)}")
+    if (m.variant is None) != (not names) or (m.variant is not None and m.variant not in names):
+        raise ctx.fail(item, f"meta_evaluation.compare: {m}: name a variant with @ "
+                             f"({', '.join(names)})" if names else
+                             f"meta_evaluation.compare: {m}: the run has no variants")
+    return m
+
+
+def _meta_compare(ctx: Ctx, c: Checked, measures: tuple[str, ...], names: list[str],
+                  compare_variants: tuple[tuple[str, str], ...]) -> tuple:
+    """``meta_evaluation.compare``; by default each compared pair of variants, every measure, on F."""
+    if "compare" in c:
+        cnode = c.get("compare")
+        raw = _system_pairs(ctx, cnode, "meta_evaluation.compare")
+        return tuple((_meta_metric(ctx, item, a, measures, names), _meta_metric(ctx, item, b, measures, names))
+                     for (a, b), item in zip(raw, cnode.value))
+    return tuple((Metric(m, "fmeasure", a), Metric(m, "fmeasure", b))
+                 for a, b in compare_variants for m in measures)
+
+
 def _meta(ctx: Ctx, node: yaml.Node, variants: tuple[tuple[str, Options], ...],
           measures: tuple[str, ...], compare_variants: tuple[tuple[str, str], ...]):
-    from rouge2.stats.meta import MetaSpec, Metric
-
     if is_null(node):
         return None
     c = META.check(ctx, node)
@@ -700,47 +737,17 @@ def _meta(ctx: Ctx, node: yaml.Node, variants: tuple[tuple[str, Options], ...],
     if not path.is_file():
         raise ctx.fail(c.value_node("judgments"), f"meta_evaluation.judgments: file not found: {path} "
                                                   f"(relative paths are resolved from the config's folder)")
-    names = [n for n, _ in variants]
     kw: dict[str, Any] = {"judgments": path}
     for key in ("dimensions", "levels", "scores"):
         if key in c:
             kw[key] = tuple(dict.fromkeys(c.get(key)))
     if "measures" in c:
-        try:
-            kw["measures"] = tuple(canonical_measures(c.get("measures")))
-        except UserError as exc:
-            raise ctx.fail(c.value_node("measures"), f"meta_evaluation.measures: {exc}") from None
-        for m in kw["measures"]:
-            if m not in measures:
-                raise ctx.fail(c.value_node("measures"), f"meta_evaluation.measures: {m!r} is not among "
-                                                         f"the run's measures: {', '.join(measures)}")
+        kw["measures"] = _meta_measures(ctx, c, measures)
     for key in ("resampling", "permutation", "resamples", "confidence", "seed"):
         if key in c:
             kw[key] = c.get(key)
-    pairs = []
-    if "compare" in c:
-        cnode = c.get("compare")
-        raw = _system_pairs(ctx, cnode, "meta_evaluation.compare")
-        for (a, b), item in zip(raw, cnode.value):
-            try:
-                ma, mb = Metric.parse(a), Metric.parse(b)
-            except UserError as exc:
-                raise ctx.fail(item, f"meta_evaluation.compare: {exc}") from None
-            for m in (ma, mb):
-                if m.measure not in measures:
-                    raise ctx.fail(item, f"meta_evaluation.compare: {m}: {m.measure!r} is not among the "
-                                         f"run's measures: {', '.join(measures)}")
-                if (m.variant is None) != (not names) or (m.variant is not None and m.variant not in names):
-                    raise ctx.fail(item, f"meta_evaluation.compare: {m}: name a variant with @ "
-                                         f"({', '.join(names)})" if names else
-                                         f"meta_evaluation.compare: {m}: the run has no variants")
-            pairs.append((ma, mb))
-    elif compare_variants:
-        # by default, each compared pair of variants, for every measure, on F
-        for a, b in compare_variants:
-            for m in kw.get("measures", measures):
-                pairs.append((Metric(m, "fmeasure", a), Metric(m, "fmeasure", b)))
-    kw["compare"] = tuple(pairs)
+    kw["compare"] = _meta_compare(ctx, c, kw.get("measures", measures), [n for n, _ in variants],
+                                  compare_variants)
     return MetaSpec(**kw)
 
 

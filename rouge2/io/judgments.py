@@ -94,50 +94,62 @@ def read_judgments(path: str | Path, dimensions: Iterable[str] | None = None,
     p = Path(path)
     dims = list(dimensions) if dimensions is not None else None
     j = Judgments(str(p))
-    seen: dict = {}
-    suffix = p.suffix.lower()
-    if suffix in (".csv", ".tsv"):
-        lines = decoded_lines(p, encoding, "judgments file")
-        rows = csv.reader((line for _, line in lines), delimiter="\t" if suffix == ".tsv" else ",")
-        try:
-            header = [h.strip() for h in next(rows)]
-        except StopIteration:
-            raise UserError(f"{p}: the judgments file is empty") from None
-        for col in ("task", "system"):
-            if col not in header:
-                raise UserError(f"{p}:1: no column {col!r}; a judgments file has task, system and one "
-                                f"column per dimension")
-        for n, values in enumerate(rows, start=2):
-            if not any(v.strip() for v in values):
-                continue
-            where = f"{p}:{n}"
-            if len(values) != len(header):
-                raise UserError(f"{where}: {len(values)} columns, the header has {len(header)}")
-            row = dict(zip(header, values))
-            if dims is None:
-                dims = [h for h in header if h not in ("task", "system")]
-            _add(j, dims, row, where, _key(row["task"], where, "task"), _key(row["system"], where, "system"),
-                 seen)
+    if p.suffix.lower() in (".csv", ".tsv"):
+        _read_delimited(j, p, dims, encoding)
     else:
-        for where, row in jsonl_objects(p, encoding, "judgments file"):
-            if "sys_summs" in row and "doc_id" in row:  # the SummEval layout
-                task = _key(row["doc_id"], where, "doc_id")
-                if not isinstance(row["sys_summs"], dict):
-                    raise UserError(f"{where}: 'sys_summs' must map system names to their summaries")
-                for system, entry in row["sys_summs"].items():
-                    scores = entry.get("scores") if isinstance(entry, dict) else None
-                    if not isinstance(scores, dict):
-                        raise UserError(f"{where}: system {system!r} has no 'scores' object")
-                    _add(j, dims, scores, where, task, _key(system, where, "system"), seen)
-                continue
-            for col in ("task", "system"):
-                if col not in row:
-                    raise UserError(f"{where}: no field {col!r}; a judgments row has task, system and "
-                                    f"one field per dimension")
-            numeric = {k: v for k, v in row.items() if k not in ("task", "system")}
-            _add(j, dims if dims is not None else [k for k, v in numeric.items()
-                                                   if isinstance(v, (int, float)) and not isinstance(v, bool)],
-                 row, where, _key(row["task"], where, "task"), _key(row["system"], where, "system"), seen)
+        _read_jsonl(j, p, dims, encoding)
     if not j.scores:
         raise UserError(f"{p}: no judgments found")
     return j
+
+
+def _read_delimited(j: Judgments, p: Path, dims: list[str] | None, encoding: str) -> None:
+    seen: dict = {}
+    lines = decoded_lines(p, encoding, "judgments file")
+    rows = csv.reader((line for _, line in lines), delimiter="\t" if p.suffix.lower() == ".tsv" else ",")
+    try:
+        header = [h.strip() for h in next(rows)]
+    except StopIteration:
+        raise UserError(f"{p}: the judgments file is empty") from None
+    for col in ("task", "system"):
+        if col not in header:
+            raise UserError(f"{p}:1: no column {col!r}; a judgments file has task, system and one "
+                            f"column per dimension")
+    for n, values in enumerate(rows, start=2):
+        if not any(v.strip() for v in values):
+            continue
+        where = f"{p}:{n}"
+        if len(values) != len(header):
+            raise UserError(f"{where}: {len(values)} columns, the header has {len(header)}")
+        row = dict(zip(header, values))
+        if dims is None:
+            dims = [h for h in header if h not in ("task", "system")]
+        _add(j, dims, row, where, _key(row["task"], where, "task"), _key(row["system"], where, "system"),
+             seen)
+
+
+def _read_jsonl(j: Judgments, p: Path, dims: list[str] | None, encoding: str) -> None:
+    seen: dict = {}
+    for where, row in jsonl_objects(p, encoding, "judgments file"):
+        if "sys_summs" in row and "doc_id" in row:  # the SummEval layout
+            _add_summeval(j, dims, row, where, seen)
+            continue
+        for col in ("task", "system"):
+            if col not in row:
+                raise UserError(f"{where}: no field {col!r}; a judgments row has task, system and "
+                                f"one field per dimension")
+        numeric = {k: v for k, v in row.items() if k not in ("task", "system")}
+        _add(j, dims if dims is not None else [k for k, v in numeric.items()
+                                               if isinstance(v, (int, float)) and not isinstance(v, bool)],
+             row, where, _key(row["task"], where, "task"), _key(row["system"], where, "system"), seen)
+
+
+def _add_summeval(j: Judgments, dims: list[str] | None, row: dict, where: str, seen: dict) -> None:
+    task = _key(row["doc_id"], where, "doc_id")
+    if not isinstance(row["sys_summs"], dict):
+        raise UserError(f"{where}: 'sys_summs' must map system names to their summaries")
+    for system, entry in row["sys_summs"].items():
+        scores = entry.get("scores") if isinstance(entry, dict) else None
+        if not isinstance(scores, dict):
+            raise UserError(f"{where}: system {system!r} has no 'scores' object")
+        _add(j, dims, scores, where, task, _key(system, where, "system"), seen)

@@ -301,7 +301,8 @@ class OutputFiles:
     def __init__(self, paths: Sequence[str | Path | None], *, overwrite: bool = False,
                  inputs: InputRecord | None = None, hint: str = OVERRIDE_HINT,
                  lock_hint: str = "choose another outputs.dir", hold: bool = False) -> None:
-        self.guard = OutputGuard([None if p is None else Path(p) for p in paths], overwrite=overwrite, inputs=inputs, hint=hint, check=False)
+        self.guard = OutputGuard([None if p is None else Path(p) for p in paths], overwrite=overwrite,
+                                 inputs=inputs, hint=hint, check=False)
         for p in self.guard.paths:  # kinds, names and inputs first: nothing is created for them
             check_target(p, overwrite=True, inputs=inputs, hint=hint)
         self.tx = OutputTransaction(prepare=self.guard.prepare, hint=lock_hint)

@@ -74,11 +74,11 @@ class Evaluation:
     def to_json(self, **kwargs: Any) -> str:
         return json.dumps(self.to_dict(), **kwargs)
 
-    def to_dataframe(self):
+    def to_dataframe(self) -> Any:  # a pandas.DataFrame; pandas is optional and untyped here
         """Per-summary scores as a pandas DataFrame (one row per summary;
         columns ``<measure>/<precision|recall|fmeasure>``); needs pandas."""
         try:
-            import pandas as pd
+            import pandas as pd  # optional: only this method needs it
         except ImportError:
             raise UserError("to_dataframe needs pandas: pip install pandas") from None
         rows = [{f"{m}/{stat}": getattr(s, stat) for m, s in per.items() for stat in STAT_NAMES}
@@ -90,7 +90,7 @@ class Evaluation:
         return f"<Evaluation of {len(self)} summaries: {parts}>"
 
 
-def _references(predictions: list, references: Any) -> list[list[Any]]:
+def _references(predictions: list[Any], references: Any) -> list[list[Any]]:
     """Each prediction's references as a list (a text each, or a tuple of sentences)."""
     if isinstance(references, str):
         raise TypeError("references must be a list with one entry per prediction (a text, or a "

@@ -41,12 +41,14 @@ from typing import Any
 
 from rouge2.analysis.sentences import SENTENCES
 from rouge2.analysis.stem import STEMMERS
-from rouge2.analysis.stopwords import canonical_stopwords
+from rouge2.analysis.stopwords import STOPWORDS, canonical_stopwords
 from rouge2.analysis.tokenize import TOKENIZERS
 from rouge2.errors import UserError
-from rouge2.registry import suggest
+from rouge2.pos.tagger import TAGGERS, Tagger
+from rouge2.registry import Registry, suggest
 from rouge2.stats.combine import MULTI_REFERENCE
 from rouge2.stats.prf import ROUNDING
+from rouge2.synonyms.base import SYNONYM_SOURCES
 from rouge2.synonyms.combine import canonical_synonyms
 
 
@@ -211,8 +213,6 @@ def _alpha(value: Any) -> float:
 
 
 def _tagger(value: Any) -> Any:
-    from rouge2.pos.tagger import TAGGERS, Tagger
-
     if value is None:
         return "spacy"
     if isinstance(value, Tagger):
@@ -232,9 +232,22 @@ def _bool(key: str):
     return norm
 
 
+#: The options whose values name components, and the registry of each.  The
+#: normalizers, the signature (every component's identity) and the help
+#: texts read this table; an option added here is recorded in every signature.
+REGISTRY_OPTIONS: dict[str, Registry] = {
+    "tokenizer": TOKENIZERS,
+    "sentences": SENTENCES,
+    "stem": STEMMERS,
+    "stopwords": STOPWORDS,
+    "synonyms": SYNONYM_SOURCES,
+    "tagger": TAGGERS,
+    "multi_reference": MULTI_REFERENCE,
+    "rounding": ROUNDING,
+}
+
 _NORMALIZERS = {
-    "tokenizer": _name(TOKENIZERS, "tokenizer"),
-    "sentences": _name(SENTENCES, "sentences"),
+    **{key: _name(registry, key) for key, registry in REGISTRY_OPTIONS.items()},
     "stem": _stem,
     "stopwords": _stopwords,
     "word_limit": _limit("word_limit"),
@@ -243,9 +256,7 @@ _NORMALIZERS = {
     "synonym_lemmas": _bool("synonym_lemmas"),
     "tagger": _tagger,
     "topic_auxiliaries": _bool("topic_auxiliaries"),
-    "multi_reference": _name(MULTI_REFERENCE, "multi_reference"),
     "alpha": _alpha,
-    "rounding": _name(ROUNDING, "rounding"),
 }
 
 

@@ -102,7 +102,7 @@ def _as_text(text, what: str) -> str:
 
 
 def _sent_tokenize(text):
-    import nltk
+    import nltk  # lazy: nltk takes seconds to import; only split_summaries=True needs it
 
     try:
         return nltk.sent_tokenize(text)
@@ -157,8 +157,8 @@ def _summary_lcs_score(ref_sents, cand_sents):
     n = sum(map(len, cand_sents))
     if not m or not n:
         return _Score(0, 0, 0)
-    left_ref = Counter()
-    left_cand = Counter()
+    left_ref: Counter[str] = Counter()
+    left_cand: Counter[str] = Counter()
     for sent in ref_sents:
         left_ref.update(sent)
     for sent in cand_sents:
@@ -288,7 +288,8 @@ class RougeScorer(scoring.BaseScorer):
         predictions = list(predictions)
         if len(targets) != len(predictions):
             raise CompatValueError(
-                f"score_batch got {len(targets)} targets but {len(predictions)} predictions; give one target (or list of targets) per prediction"
+                f"score_batch got {len(targets)} targets but {len(predictions)} predictions; "
+                "give one target (or list of targets) per prediction"
             )
         out = []
         for target, prediction in zip(targets, predictions):

@@ -106,7 +106,7 @@ class BootstrapAggregator:
     def aggregate(self) -> dict:
         """``{score type: AggregateScore(low, mid, high)}`` over the added scores."""
         try:
-            import numpy as np
+            import numpy as np  # lazy: optional (the compat extra), only the aggregator needs it
         except ImportError:
             raise UserError("BootstrapAggregator needs numpy, as rouge-score's does: "
                             "pip install 'rouge2[compat]'") from None
