@@ -31,6 +31,7 @@ import contextlib
 import json
 import os
 import stat
+import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
@@ -341,8 +342,6 @@ def _decode_block(decoder, raw: bytes | None, name, encoding: str, lineno: int) 
 
 def stdin_lines(encoding: str = "utf-8", what: str = "standard input") -> Iterator[tuple[int, str]]:
     """Standard input as :func:`stream_lines` gives a file's lines."""
-    import sys
-
     note_stdin()
     stream = getattr(sys.stdin, "buffer", None)
     if stream is None:  # a text stream without bytes (e.g. replaced in tests)

@@ -341,12 +341,12 @@ def test_convert_properties_writes_through_the_layer(tmp_path, capsys):
 
 
 def test_the_catalogue_is_the_schema_the_guard_and_the_writer_loop(tmp_path, monkeypatch):
-    from rouge2.io.outputs import OUTPUTS, OutputSpec
+    from rouge2.io.outputs import OUTPUTS, OutputSpec, register
 
     monkeypatch.setattr(OUTPUTS, "entries", dict(OUTPUTS.entries))
     monkeypatch.setattr(OUTPUTS, "_lookup", dict(OUTPUTS._lookup))
     # one entry adds an output: a config key with its default, a guarded, locked, recorded file
-    OUTPUTS.add("counts_txt", OutputSpec("counts.txt", write=lambda f, cfg, r: f.write(
+    register("counts_txt", OutputSpec("counts.txt", write=lambda f, cfg, r: f.write(
         f"{len(r.pairs)} summaries\n")), "how many summaries were scored")
     cfg = load_config(make_project(tmp_path))
     assert cfg.outputs.counts_txt == tmp_path / "results" / "counts.txt"

@@ -57,6 +57,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from rouge2.errors import UserError
+from rouge2.files import file_kind
 
 LOCK_NAME = ".rouge2-lock"
 JOURNAL_NAME = ".rouge2-journal"
@@ -205,7 +206,7 @@ class FolderLock:
         """Take the lock; wait up to ``wait`` seconds for another holder;
         a one-line error if it stays held."""
         try:
-            import fcntl
+            import fcntl  # POSIX only: not on Windows
         except ImportError:  # pragma: no cover - no flock (Windows): no lock
             return
         deadline = time.monotonic() + wait
@@ -346,8 +347,6 @@ class FolderLock:
 
 
 def _kind(mode: int) -> str:
-    from rouge2.files import file_kind
-
     return file_kind(mode)
 
 

@@ -15,7 +15,7 @@ groups it.  Everything else reads the catalogue:
 * the writer loop of :mod:`rouge2.run.runner` (:func:`start`): one sink per
   active output, fed each scored summary, finished after the statistics.
 
-Adding an output is one ``OUTPUTS.add(...)`` line with its writer.
+Adding an output is one :func:`register` line with its writer.
 
 Every door that writes files (``run``, ``score --per-summary``,
 ``correlate --csv``, ``rouge155-shim``, ``convert-properties -o``) goes
@@ -36,6 +36,7 @@ from rouge2.files import InputRecord
 from rouge2.io import writers as out
 from rouge2.io.atomic import OutputTransaction
 from rouge2.io.ownership import MANIFEST, OVERRIDE_HINT, OutputGuard, check_target
+from rouge2.io.topic_report import TopicReportWriter, report_paths
 from rouge2.registry import Registry
 
 __all__ = ["OUTPUTS", "OutputFiles", "OutputSpec", "active", "declared_paths", "format_written", "start", "write_files"]
@@ -68,6 +69,16 @@ class OutputSpec:
 
 
 OUTPUTS: Registry[OutputSpec] = Registry("run output")
+
+
+def register(name: str, spec: OutputSpec, summary: str, version: str = "1") -> OutputSpec:
+    """Register a run output: its passport holds the spec, and as
+    capabilities (for listings: ``rouge2 components "run output"``) its
+    default file name, the section it needs, whether it is streamed, its
+    console group.  Bump ``version`` when the file's content changes."""
+    return OUTPUTS.add(name, spec, summary, version=version, capabilities={
+        "default_file": spec.default, "needs": spec.needs, "group": spec.group,
+        "streamed": spec.stream is not None or spec.sink is not None})
 
 
 # ---------------------------------------------------------------------------
@@ -221,8 +232,6 @@ def write_correlations_csv(f: IO[str], cfg: Any, result: Any) -> None:
 
 class _TopicReport:
     def __init__(self, ctx: OutputContext, html: Path) -> None:
-        from rouge2.io.topic_report import TopicReportWriter  # the report's HTML machinery: only when asked
-
         cfg, cov = ctx.cfg, ctx.coverage
         o, bs = cfg.outputs, cfg.bootstrap
         contrast = o.topic_report_contrast
@@ -249,8 +258,6 @@ class _TopicReport:
 
 
 def _topic_paths(html: Path) -> list[Path]:
-    from rouge2.io.topic_report import report_paths  # see _TopicReport
-
     return [html, html.with_suffix(".csv"),
             *(p for kind, p in report_paths(html).items() if kind not in ("html", "folder"))]
 
@@ -258,32 +265,32 @@ def _topic_paths(html: Path) -> list[Path]:
 # ---------------------------------------------------------------------------
 # the catalogue
 
-OUTPUTS.add("csv", OutputSpec("results.csv", write=lambda f, cfg, r: out.write_java_csv(f, java_groups(cfg, r))),
-            "per-system scores in the Java ROUGE 2.0 tool's CSV format")
-OUTPUTS.add("per_summary_jsonl", OutputSpec("per_summary.jsonl", stream=_JsonlRows, group="per summary"),
-            "each summary's scores and statistics, one JSON object a line")
-OUTPUTS.add("per_summary_csv", OutputSpec("per_summary.csv", stream=_CsvRows, newline="", group="per summary"),
-            "each summary's scores, one line per measure")
-OUTPUTS.add("summary_json", OutputSpec("summary.json", write=lambda f, cfg, r: out.write_json(f, r.summary)),
-            "everything computed, with the signature")
-OUTPUTS.add("systems_csv", OutputSpec(
+register("csv", OutputSpec("results.csv", write=lambda f, cfg, r: out.write_java_csv(f, java_groups(cfg, r))),
+         "per-system scores in the Java ROUGE 2.0 tool's CSV format")
+register("per_summary_jsonl", OutputSpec("per_summary.jsonl", stream=_JsonlRows, group="per summary"),
+         "each summary's scores and statistics, one JSON object a line")
+register("per_summary_csv", OutputSpec("per_summary.csv", stream=_CsvRows, newline="", group="per summary"),
+         "each summary's scores, one line per measure")
+register("summary_json", OutputSpec("summary.json", write=lambda f, cfg, r: out.write_json(f, r.summary)),
+         "everything computed, with the signature")
+register("systems_csv", OutputSpec(
     "systems.csv", newline="", when=lambda cfg: not cfg.variants,
     write=lambda f, cfg, r: out.write_systems_csv(f, r.systems, cfg.measures)),
     "one row per system and measure (runs without variants)")
-OUTPUTS.add("variants_csv", OutputSpec(
+register("variants_csv", OutputSpec(
     "variants.csv", newline="", needs="variants",
     write=lambda f, cfg, r: out.write_variants_csv(f, {n: v.systems for n, v in r.variants.items()},
                                                    cfg.measures)),
     "one row per variant, system and measure")
-OUTPUTS.add("correlations_json", OutputSpec("correlations.json", write=_write_correlations_json,
-                                            needs="meta_evaluation", group="meta-evaluation"),
-            "correlations with human judgments and their paired tests")
-OUTPUTS.add("correlations_csv", OutputSpec("correlations.csv", write=write_correlations_csv, newline="",
-                                           needs="meta_evaluation", group="meta-evaluation"),
-            "correlations with human judgments, one row each")
-OUTPUTS.add("topic_report", OutputSpec("topic_coverage", generic=False, sink=_TopicReport, paths=_topic_paths,
-                                       group="topic report"),
-            "the topic-coverage report: HTML pages, CSV and JSON")
+register("correlations_json", OutputSpec("correlations.json", write=_write_correlations_json,
+                                         needs="meta_evaluation", group="meta-evaluation"),
+         "correlations with human judgments and their paired tests")
+register("correlations_csv", OutputSpec("correlations.csv", write=write_correlations_csv, newline="",
+                                        needs="meta_evaluation", group="meta-evaluation"),
+         "correlations with human judgments, one row each")
+register("topic_report", OutputSpec("topic_coverage", generic=False, sink=_TopicReport, paths=_topic_paths,
+                                    group="topic report"),
+         "the topic-coverage report: HTML pages, CSV and JSON")
 
 
 # ---------------------------------------------------------------------------

@@ -19,6 +19,7 @@ Formats:
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
@@ -579,8 +580,6 @@ def format_variant_comparisons(rows: Sequence[Mapping[str, Any]], alpha: float =
 
 def correlations_csv(rows: Sequence[Mapping[str, Any]]) -> str:
     """The correlations as CSV text: one row per level, variant, measure, score and dimension."""
-    import io
-
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     coeffs = ("pearson", "spearman", "kendall")

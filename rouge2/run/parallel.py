@@ -26,16 +26,22 @@ locks at once (:mod:`rouge2.io.atomic`), so no worker ever holds one.
 
 from __future__ import annotations
 
+import ctypes
 import gc
+import multiprocessing
 import os
 import signal
 import sys
+import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from math import ceil
 from typing import Any
 
 from rouge2.io.inputs import InputItem
+from rouge2.io.topic_report import TopicCoverage
 from rouge2.measures.base import PairStats
 from rouge2.scoring.batch import CHUNK, batch_plan
 from rouge2.scoring.options import Options
@@ -72,8 +78,6 @@ class PairScorer:
         self.batched = any(p is not None for p in self.plans.values())
         self.coverage = None
         if report_topics is not None:
-            from rouge2.io.topic_report import TopicCoverage
-
             self.coverage = TopicCoverage(self.scorer, report_topics)
 
     @staticmethod
@@ -153,8 +157,6 @@ def die_with_parent(parent: int) -> None:
     armed = False
     if sys.platform.startswith("linux"):
         try:
-            import ctypes
-
             libc = ctypes.CDLL(None, use_errno=True)
             armed = libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
         except (OSError, AttributeError):
@@ -162,8 +164,6 @@ def die_with_parent(parent: int) -> None:
     if os.getppid() != parent:  # died before the call above
         os._exit(1)
     if not armed:
-        import threading
-
         def watch() -> None:
             while os.getppid() == parent:
                 time.sleep(1.0)
@@ -258,10 +258,6 @@ class Workers:
 
     def pool(self):
         if self._pool is None:
-            import multiprocessing
-            import threading
-            from concurrent.futures import ProcessPoolExecutor
-
             # fork only a single-threaded process (a thread holding a lock at the
             # fork would leave that lock held forever in the child)
             fork = sys.platform.startswith("linux") and threading.active_count() == 1
@@ -341,8 +337,6 @@ def scored(items: Iterable[InputItem], pair_scorer: PairScorer, workers: Workers
             for chunk in _runs(items, CHUNK):  # through the batch path, a chunk at a time
                 yield from zip(chunk, pair_scorer.score_items(chunk))
             return
-        from collections import deque
-
         pool = workers.pool()
         window: deque = deque()
         try:

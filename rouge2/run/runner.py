@@ -34,14 +34,17 @@ from rouge2.config.yaml_config import RunConfig
 from rouge2.errors import UserError
 from rouge2.io import writers as out
 from rouge2.io.inputs import InputItem, count_items, list_pairs, read_inputs
+from rouge2.io.judgments import read_judgments
 from rouge2.io.outputs import OutputContext, OutputFiles, declared_paths, format_written
 from rouge2.io.outputs import start as start_outputs
+from rouge2.io.topic_report import report_topics
 from rouge2.limits import MAX_VARIANT_GRID
 from rouge2.registry import suggest
 from rouge2.run.parallel import PairScorer, Workers, scored
 from rouge2.run.progress import NO_PROGRESS, Progress
 from rouge2.scoring.signature import data_versions, signature, signature_line
 from rouge2.stats.aggregate import by_system, compare, ranking, ranking_agreement, summarize
+from rouge2.stats.meta import Scores, comparisons, correlations
 from rouge2.stats.prf import Score
 from rouge2.stats.significance import DEFAULT_TEST, DEFAULT_TEST_RESAMPLES
 
@@ -170,13 +173,9 @@ class _Setup:
     def __init__(self, cfg: RunConfig) -> None:
         self.judgments = None
         if cfg.meta_evaluation is not None:
-            from rouge2.io.judgments import read_judgments  # meta-evaluation runs only
-
             self.judgments = read_judgments(cfg.meta_evaluation.judgments, cfg.meta_evaluation.dimensions)
         self.report_topics = None
         if cfg.outputs.topic_report is not None:
-            from rouge2.io.topic_report import report_topics  # the report's machinery: only when asked
-
             self.report_topics = report_topics(cfg)
         self.pair_scorer = PairScorer(cfg.measures, cfg.option_sets, self.report_topics)
         self.versions = data_versions(cfg.options, cfg.measures, self.pair_scorer.scorer.tagger)
@@ -396,8 +395,6 @@ def _compare_variants(cfg: RunConfig, result: RunResult, workers: Workers | None
 
 
 def _meta_evaluate(cfg: RunConfig, result: RunResult, judgments) -> None:
-    from rouge2.stats.meta import Scores, comparisons, correlations
-
     scores = Scores()
     for name, v in result.variants.items():
         for (task, system), per in v.pairs.items():
