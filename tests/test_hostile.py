@@ -230,6 +230,11 @@ def dotted(tmp):
     return "sub/../preds.txt"
 
 
+def dotted_folder(tmp):
+    (tmp / "sub").mkdir()
+    return "sub/.."
+
+
 def symlinked_folder(tmp):
     (tmp / "linked").symlink_to(tmp)
     return "linked/refs.txt"
@@ -305,6 +310,8 @@ OUTPUT_CASES = {
     "score --per-summary /dev/stdout, with --overwrite": (score_to(lambda t: "/dev/stdout", "--overwrite"),
                                                           "refusing"),
     "score --per-summary -": (score_to(lambda t: "-"), "a file named '-'"),
+    "score --per-summary ''": (score_to(lambda t: ""), "file name is empty"),
+    "score --per-summary a folder spelled sub/..": (score_to(dotted_folder), "not a folder"),
     "score --per-summary a foreign file": (score_to(lambda t: (t / "notes.txt").write_text("mine") and "notes.txt"),
                                            "rouge2 did not write it"),
     "score --per-summary the lock name": (score_to(lambda t: ".rouge2-lock"), "rouge2's lock"),

@@ -530,3 +530,20 @@ def test_workers_die_with_a_killed_run_and_leave_the_folder_free(slow_run):
     assert not [p for p in workers if _alive(p)]  # no orphan outlives its parent by a second
     with atomic.OutputTransaction() as tx:  # and the folder is free at once
         tx.hold([out])
+
+
+@posix
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM", "SIGHUP"])
+def test_a_signal_to_the_whole_process_group_is_one_line(slow_run, sig):
+    # Ctrl-C in a terminal, or a service manager stopping a unit, signals every
+    # process of the group: the workers too (they inherited the run's handlers)
+    cfg, out = slow_run
+    proc = subprocess.Popen([sys.executable, "-m", "rouge2", "run", "-q", "--jobs", "2", str(cfg)], env=env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    wait_staged(proc, out)
+    signum = getattr(signal, sig)
+    os.killpg(proc.pid, signum)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signum
+    assert stderr == f"rouge2: stopped by {sig}; no output file was changed\n"  # no worker traceback
+    assert not out.exists()

@@ -369,3 +369,13 @@ def test_every_catalogue_entry_is_documented():
         assert f"`{entry.name}`" in text, entry.name
         if entry.value.generic:
             assert f"`{entry.value.default}`" in text, entry.value.default
+
+
+def test_two_outputs_that_are_one_file_are_refused(tmp_path, no_scoring):
+    (tmp_path / "results").mkdir()
+    (tmp_path / "alias").symlink_to(tmp_path / "results")
+    cfg = load_config(make_project(tmp_path, "{dir: results, console: false, summary_json: ../alias/results.csv}"))
+    with pytest.raises(UserError, match=r"alias/results\.csv: it is the same file as .*results/results\.csv, "
+                                        r"which this command writes too"):
+        run(cfg, progress=False)
+    assert list((tmp_path / "results").iterdir()) == []

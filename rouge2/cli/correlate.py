@@ -24,7 +24,7 @@ class _Parser(argparse.ArgumentParser):
 def _csv_output(args):
     """``--csv`` through the output layer: never an input of the command, a
     device or a file rouge2 did not write (unless --overwrite)."""
-    if not args.csv:
+    if args.csv is None:
         return None
     from pathlib import Path
 

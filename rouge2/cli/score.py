@@ -184,7 +184,7 @@ def _outputs(args, inputs: files.InputRecord) -> OutputFiles | None:
                 inputs.add(path, os.stat(path))
             except (OSError, ValueError):
                 pass
-    if not args.per_summary:
+    if args.per_summary is None:
         return None
     return OutputFiles([args.per_summary], overwrite=args.overwrite, inputs=inputs,
                        hint="use --overwrite to replace it", lock_hint="write the file elsewhere")

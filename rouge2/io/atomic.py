@@ -637,6 +637,10 @@ class OutputTransaction:
             if st is not None and not stat.S_ISREG(st.st_mode):
                 raise UserError(f"cannot write {shown}: it is {_kind(st.st_mode)}; rouge2 writes "
                                 f"regular files only")
+            same = next((s.shown for s in self._staged if s.final == final), None)
+            if same is not None:  # two spellings of one file: one would silently replace the other
+                raise UserError(f"cannot write {shown}: it is the same file as {same}, which this "
+                                f"command writes too; give each output its own file")
             try:
                 fd, tmp = tempfile.mkstemp(prefix=_stage_prefix(final.name), suffix=".tmp", dir=folder)
             except OSError as exc:
@@ -711,6 +715,8 @@ class OutputTransaction:
             self._done = True
             return
         folders = sorted({s.final.parent for s in self._staged})
+        for s in self._staged:  # every rename must be possible before the publication is decided
+            _check_replaceable(s.final, s.shown)
         journal = {"rouge2_journal": 1, "id": f"{os.getpid()}-{secrets.token_hex(8)}",
                    "pid": os.getpid(), "folders": [str(f) for f in folders],
                    "files": [[str(s.tmp), str(s.final)] for s in self._staged]}
@@ -791,6 +797,23 @@ class OutputTransaction:
             self.commit()
         else:
             self.abort()
+
+
+def _check_replaceable(final: Path, shown: Path) -> None:
+    """A one-line error now (nothing published) when renaming onto ``final``
+    would fail: a folder we may not write, or another user's file in a
+    folder with the sticky bit (``/tmp``)."""
+    folder = final.parent
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise _write_error(shown.parent, OSError(errno.EACCES, os.strerror(errno.EACCES)))
+    try:
+        dst, dst_dir = os.lstat(final), os.stat(folder)
+    except OSError:
+        return
+    euid = os.geteuid() if hasattr(os, "geteuid") else 0
+    if dst_dir.st_mode & stat.S_ISVTX and euid not in (0, dst.st_uid, dst_dir.st_uid):
+        raise UserError(f"cannot replace {shown}: another user's file in a folder where only its owner "
+                        f"may replace it; no output file was changed (choose another output file)")
 
 
 def _hook(step: str, index: int, path: Path) -> None:

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from rouge2.errors import UserError
 from rouge2.files import InputRecord
 from rouge2.io import writers as out
 from rouge2.io.atomic import OutputTransaction
@@ -308,10 +309,21 @@ class OutputFiles:
     def __init__(self, paths: Sequence[str | Path | None], *, overwrite: bool = False,
                  inputs: InputRecord | None = None, hint: str = OVERRIDE_HINT,
                  lock_hint: str = "choose another outputs.dir", hold: bool = False) -> None:
+        for raw in paths:
+            if raw is not None and not str(raw).strip():
+                raise UserError("an output file name is empty; give a file name")
         self.guard = OutputGuard([None if p is None else Path(p) for p in paths], overwrite=overwrite,
                                  inputs=inputs, hint=hint, check=False)
+        seen: dict[str, Path] = {}
         for p in self.guard.paths:  # kinds, names and inputs first: nothing is created for them
+            if p.name in ("", ".", ".."):
+                raise UserError(f"cannot write {p}: give a file name, not a folder")
             check_target(p, overwrite=True, inputs=inputs, hint=hint)
+            real = os.path.join(os.path.realpath(p.parent), p.name)
+            if real in seen and seen[real] != p:
+                raise UserError(f"cannot write {p}: it is the same file as {seen[real]}, which this "
+                                f"command writes too; give each output its own file")
+            seen.setdefault(real, p)
         self.tx = OutputTransaction(prepare=self.guard.prepare, hint=lock_hint)
         self.written: list[Path] = []
         try:

@@ -40,6 +40,7 @@ from concurrent.futures import ProcessPoolExecutor
 from math import ceil
 from typing import Any
 
+from rouge2.io.atomic import deferred_signals
 from rouge2.io.inputs import InputItem
 from rouge2.io.topic_report import TopicCoverage
 from rouge2.measures.base import PairStats
@@ -174,7 +175,30 @@ def die_with_parent(parent: int) -> None:
 
 def _start_worker(parent: int, initializer: Callable, args: tuple) -> None:
     die_with_parent(parent)
+    quiet_signals()
     initializer(*args)
+
+
+#: signals a worker leaves to its parent (Ctrl-C reaches every process of the terminal's group)
+_IGNORED_IN_WORKERS = ("SIGINT",)
+#: signals that end a worker at once, without a traceback (a forked worker
+#: inherits the run's handlers, which would print one)
+_DEFAULT_IN_WORKERS = ("SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGALRM", "SIGVTALRM",
+                       "SIGPROF", "SIGXCPU")
+
+
+def quiet_signals() -> None:
+    """In a worker: Ctrl-C is the parent's to handle (it stops and cleans up;
+    the workers end with it); the other stopping signals end the worker
+    silently (the parent prints the one line)."""
+    for names, action in ((_IGNORED_IN_WORKERS, signal.SIG_IGN), (_DEFAULT_IN_WORKERS, signal.SIG_DFL)):
+        for name in names:
+            sig = getattr(signal, name, None)
+            if sig is not None:
+                try:
+                    signal.signal(sig, action)
+                except (OSError, ValueError):  # pragma: no cover
+                    pass
 
 
 def _init_worker(measures, option_sets, report_topics) -> None:
@@ -267,21 +291,26 @@ class Workers:
                     stream.flush()
                 except Exception:  # pragma: no cover - closed or odd streams
                     pass
-            pool = ProcessPoolExecutor(max_workers=self.processes,
-                                       mp_context=multiprocessing.get_context(method),
-                                       initializer=_start_worker,
-                                       initargs=(os.getpid(), self.initializer, self.worker_args))
+            # A signal during the fork would run the run's handler inside the
+            # at-fork hooks, where its exception is swallowed: deferred instead.
+            with deferred_signals():
+                pool = ProcessPoolExecutor(max_workers=self.processes,
+                                           mp_context=multiprocessing.get_context(method),
+                                           initializer=_start_worker,
+                                           initargs=(os.getpid(), self.initializer, self.worker_args))
+                self._pool = pool
+                if method == "fork":
+                    # A forked worker shares the parent's memory until it writes to it;
+                    # its garbage collector would visit (write to) every inherited
+                    # object and so copy the whole heap.  Frozen objects are skipped.
+                    # The pool forks all its workers at the first task, here.
+                    gc.freeze()
+                    try:
+                        first = pool.submit(int)
+                    finally:
+                        gc.unfreeze()
             if method == "fork":
-                # A forked worker shares the parent's memory until it writes to it;
-                # its garbage collector would visit (write to) every inherited
-                # object and so copy the whole heap.  Frozen objects are skipped.
-                # The pool forks all its workers at the first task, here.
-                gc.freeze()
-                try:
-                    pool.submit(int).result()
-                finally:
-                    gc.unfreeze()
-            self._pool = pool
+                first.result()
         return self._pool
 
     def close(self) -> None:
