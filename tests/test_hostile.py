@@ -326,6 +326,9 @@ OUTPUT_CASES = {
                                        "an input of this command"),
     "run outputs inside the java-project's system folder": (
         run_writing("  dir: proj/system\n", inputs=java_copy), "which this command reads summaries from"),
+    "run csv is its stopword list": (run_writing(
+        "  dir: .\n  csv: stop.txt\n  overwrite: true\npreprocess:\n  stopwords: stop.txt\n",
+        inputs=lambda tmp: (tmp / "stop.txt").write_text("the\n") and jsonl_rows(tmp)), "an input of this command"),
     "run csv is /dev/null": (run_writing("  dir: out\n  csv: /dev/null\n  overwrite: true\n"), "a device"),
     "run csv and jsonl spell one folder two ways": (
         run_writing("  dir: out\n  per_summary_jsonl: ../out/x/../p.jsonl\n"), "ok"),

@@ -118,10 +118,10 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
         for record in outer:  # e.g. the config, read by the command line before the run
             inputs.update(record)
         _declare_inputs(cfg, inputs)
+        setup = _Setup(cfg)  # reads the judgments, stopword lists, dictionaries: inputs too
         outputs = OutputFiles(declared_paths(cfg), overwrite=overwrite or cfg.outputs.overwrite,
                               inputs=inputs, hold=True)  # one run at a time into a folder
         with outputs:
-            setup = _Setup(cfg)
             result = RunResult(variants={name: VariantResult(name) for name, _ in cfg.option_sets})
             with Workers(jobs, (cfg.measures, cfg.option_sets, setup.report_topics)) as workers:
                 ctx = OutputContext(cfg, outputs.open, setup.pair_scorer.coverage)
