@@ -212,9 +212,19 @@ def _decoder_name(encoding: str) -> str:
     return encoding
 
 
-def _decode_hint(encoding: str) -> str:
-    return (f"set the encoding to the file's (e.g. latin-1, cp1252, utf-16) "
-            f"or save the file as {encoding}")
+class DecodeError(UserError):
+    """A byte the encoding cannot decode: the file and line, and what to do.
+    :meth:`with_setting` names the setting of the encoding at the door
+    (``--encoding``, ``inputs.encoding``)."""
+
+    def __init__(self, where: str, what: str, encoding: str, setting: str = "the encoding"):
+        self.where, self.what, self.encoding = where, what, encoding
+        super().__init__(f"{where}: cannot decode {what} as {encoding}; set {setting} to the file's "
+                         f"(e.g. latin-1, cp1252, utf-16) or save the file as {encoding}")
+
+    def with_setting(self, setting: str) -> DecodeError:
+        """The same error, naming ``setting`` as the place to give the encoding."""
+        return DecodeError(self.where, self.what, self.encoding, setting)
 
 
 #: encodings whose byte order comes from a byte-order mark
@@ -240,11 +250,9 @@ def decode(data: bytes, path: str | os.PathLike, encoding: str = "utf-8") -> str
         text = data.decode(_decoder_name(encoding))
     except UnicodeDecodeError as exc:
         line = data[:exc.start].count(b"\n") + 1
-        raise UserError(f"{path}:{line}: cannot decode byte 0x{data[exc.start]:02x} as {encoding}; "
-                        f"{_decode_hint(encoding)}") from None
+        raise DecodeError(f"{path}:{line}", f"byte 0x{data[exc.start]:02x}", encoding) from None
     except UnicodeError as exc:  # a codec's own complaint (no position)
-        raise UserError(f"{path}: cannot decode the file as {encoding} ({exc}); "
-                        f"{_decode_hint(encoding)}") from None
+        raise DecodeError(f"{path}", f"the file ({exc})", encoding) from None
     if text.startswith("\ufeff"):
         text = text[1:]
     return text
@@ -333,11 +341,9 @@ def _decode_block(decoder, raw: bytes | None, name, encoding: str, lineno: int) 
         bad = block[exc.start:exc.start + 1]
         shown = f"byte 0x{bad[0]:02x}" if bad else "the bytes at the end of the file"
         line = lineno + block[:max(exc.start, 0)].count(b"\n")
-        raise UserError(f"{name}:{line}: cannot decode {shown} as {encoding}; "
-                        f"{_decode_hint(encoding)}") from None
+        raise DecodeError(f"{name}:{line}", shown, encoding) from None
     except UnicodeError as exc:  # a codec's own complaint (no position)
-        raise UserError(f"{name}: cannot decode the file as {encoding} ({exc}); "
-                        f"{_decode_hint(encoding)}") from None
+        raise DecodeError(f"{name}", f"the file ({exc})", encoding) from None
 
 
 def stdin_lines(encoding: str = "utf-8", what: str = "standard input") -> Iterator[tuple[int, str]]:

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1] / "rouge2"
 LAYERS: list[set[str]] = [
     {"errors", "_version"},
     {"kernels", "data", "files", "limits", "registry"},
-    {"analysis"},
+    {"analysis", "schemas"},
     {"synonyms", "pos", "compat"},
     {"measures"},
     {"stats"},

@@ -14,6 +14,7 @@ import json
 import sys
 
 from rouge2.errors import UserError
+from rouge2.schemas import correlate_document
 
 
 class _Parser(argparse.ArgumentParser):
@@ -33,6 +34,13 @@ def _csv_output(args):
     inputs = declared_inputs([args.results, Path(args.results) / "per_summary.jsonl", args.judgments])
     return OutputFiles([args.csv], overwrite=args.overwrite, inputs=inputs,
                        hint="use --overwrite to replace it", lock_hint="write the file elsewhere")
+
+
+def _settings(args, spec) -> dict:
+    """The ``settings`` of the ``rouge2.correlate/1`` document."""
+    return {"results": args.results, "judgments": args.judgments, "levels": list(spec.levels),
+            "scores": list(spec.scores), "resampling": spec.resampling, "permutation": spec.permutation,
+            "resamples": spec.resamples, "confidence": spec.confidence, "seed": spec.seed}
 
 
 def main(argv: list[str]) -> int:
@@ -66,7 +74,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--confidence", type=float, default=0.95)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", action="store_true",
-                    help="print a JSON list (an object with correlations and comparisons with --compare)")
+                    help="print a rouge2.correlate/1 JSON document (settings, correlations, comparisons)")
     ap.add_argument("--csv", metavar="FILE", help="also write the correlations as CSV")
     ap.add_argument("--overwrite", action="store_true",
                     help="let --csv replace a file rouge2 did not write (never an input, a device or a folder)")
@@ -95,8 +103,7 @@ def main(argv: list[str]) -> int:
         with csv_out, csv_out.open(args.csv, newline="") as f:  # the run's correlations.csv format
             f.write(correlations_csv(rows))
     if args.json:
-        out = rows if not cmp_rows else {"correlations": rows, "comparisons": cmp_rows}
-        json.dump(out, sys.stdout, indent=1)
+        json.dump(correlate_document(_settings(args, spec), rows, cmp_rows), sys.stdout, indent=1)
         print()
     else:
         sys.stdout.write(format_correlations(rows, cmp_rows))

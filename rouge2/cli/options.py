@@ -26,13 +26,18 @@ def add_option_flags(parser: argparse.ArgumentParser) -> None:
     """Add ``--tokenizer``, ``--stem``, ... (every :class:`Options` field) to ``parser``."""
     g = parser.add_argument_group("analysis and scoring options (rouge2 docs options; every name with "
                                   "its summary: rouge2 components)")
+    g.add_argument("--language", metavar="CODE",
+                   help="ISO 639-1 code (zh, de, ...): that language's preset of tokenizer, stemmer, "
+                        "stopword list and tagger; other flags override it (rouge2 docs languages)")
     g.add_argument("--tokenizer", metavar="NAME", help=f"{_names('tokenizer')} (default rouge155)")
     g.add_argument("--sentences", metavar="MODE",
                    help=f"how a text splits into sentences for ROUGE-L/W: {_names('sentences')} (default lines)")
-    g.add_argument("--stem", nargs="?", const="rouge155", metavar="NAME",
-                   help=f"stem tokens (alone: rouge155, ROUGE-1.5.5's -m); {_names('stem')}")
-    g.add_argument("--stopwords", nargs="?", const="smart", metavar="LIST",
-                   help=f"remove stopwords (alone: smart, ROUGE-1.5.5's -s); {_names('stopwords')}")
+    g.add_argument("--stem", nargs="?", const=True, metavar="NAME",
+                   help=f"stem tokens (alone: rouge155, ROUGE-1.5.5's -m, or the --language preset's); "
+                        f"{_names('stem')}")
+    g.add_argument("--stopwords", nargs="?", const=True, metavar="LIST",
+                   help=f"remove stopwords (alone: smart, ROUGE-1.5.5's -s, or the --language preset's); "
+                        f"{_names('stopwords')}")
     g.add_argument("--word-limit", metavar="N", help="keep the first N words of each text (-l)")
     g.add_argument("--byte-limit", metavar="N", help="keep the first N bytes of each text (-b)")
     g.add_argument("--synonyms", nargs="*", metavar="SOURCE",
@@ -58,7 +63,7 @@ def add_option_flags(parser: argparse.ArgumentParser) -> None:
 def option_values(args: argparse.Namespace) -> dict[str, Any]:
     """The option flags given on the command line, as ``Options.make`` keywords."""
     values: dict[str, Any] = {}
-    for key in ("tokenizer", "sentences", "stem", "stopwords", "word_limit", "byte_limit",
+    for key in ("language", "tokenizer", "sentences", "stem", "stopwords", "word_limit", "byte_limit",
                 "synonym_lemmas", "tagger", "topic_auxiliaries", "multi_reference", "alpha", "beta",
                 "rounding"):
         value = getattr(args, key, _UNSET)

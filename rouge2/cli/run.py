@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from rouge2.errors import UserError
 
@@ -61,6 +62,8 @@ def run_main(argv: list[str]) -> int:
 
     with files.recording() as read:  # the config is an input: no output may replace it
         cfg = load_config(args.config)
+    if not args.quiet:
+        _java_note(args.config)
     if args.check:
         from rouge2.run.runner import check
 
@@ -83,6 +86,16 @@ def run_main(argv: list[str]) -> int:
     with files.recording(read):
         run(cfg, progress=progress, jobs=args.jobs, overwrite=args.overwrite, verbose=args.verbose)
     return 0
+
+
+def _java_note(path: str) -> None:
+    """One line on stderr when the config was converted from a Java ROUGE 2.0 setup:
+    its numbers are not the jar's, and where that is explained."""
+    from rouge2.config.properties import JAVA_NUMBERS_NOTE, converted_from_java
+    from rouge2.config.validate import read_config_text
+
+    if converted_from_java(read_config_text(Path(path))):
+        print(f"rouge2 run: note: {JAVA_NUMBERS_NOTE}", file=sys.stderr)
 
 
 def convert_properties_main(argv: list[str]) -> int:

@@ -64,6 +64,18 @@ KNOWN_KEYS = set(JAVA_DEFAULTS) | {"pos_tagger_name", "synonyms.dir"}
 JAVA_DEFAULT_STOPWORDS = "stopwords-rouge-default.txt"
 #: where converted configs write, in the folder the Java tool ran in
 RESULTS_DIR = "rouge2-results"
+#: the first line of every converted config (how ``rouge2 run`` knows one)
+CONVERTED_HEADER = "# Converted by 'rouge2 convert-properties' from "
+#: one line, in the converted config and on the console of its run: the numbers are not the jar's
+JAVA_NUMBERS_NOTE = ("rouge2 scores as ROUGE-1.5.5 defines ROUGE, so most rows differ from the Java jar's "
+                     "(n-grams across line breaks, the S4 window, ROUGE-L on word sequences, tokenization, "
+                     "two Java bugs); each difference is explained in docs/differences.md#java-rouge-20-ganesan "
+                     "(rouge2 docs differences)")
+
+
+def converted_from_java(config_text: str) -> bool:
+    """Whether a config's text is a ``convert-properties`` output (its first line says so)."""
+    return config_text.lstrip("\ufeff").startswith(CONVERTED_HEADER)
 
 _ESCAPES = {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}
 
@@ -201,6 +213,49 @@ def _stemmer(name: str, source: str, line: int) -> str:
         raise UserError(f"{source}:{line}: stemmer.name {name.strip()!r}: {exc}") from None
 
 
+#: the Stanford tagger models the Java tool lists (pos_tagger_name), by the word
+#: their file names start with: (ISO 639-1 code, language)
+JAVA_TAGGER_LANGUAGES = {"arabic": ("ar", "Arabic"), "chinese": ("zh", "Chinese"), "english": ("en", "English"),
+                         "french": ("fr", "French"), "german": ("de", "German"), "spanish": ("es", "Spanish")}
+JAVA_TAGGER_LANGUAGES.update({code: (code, name) for code, name in JAVA_TAGGER_LANGUAGES.values()})
+
+
+def _java_tagger_language(props: dict, tags: bool, source: str) -> str | None:
+    """The language of the Java tool's ``pos_tagger_name`` model (None if unknown or absent).
+
+    When the run tags (topic measures, synonyms) with a model for another
+    language than English, conversion stops: rouge2 never tags such text with
+    its English tagger.
+    """
+    if "pos_tagger_name" not in props:
+        return None
+    name, line = props["pos_tagger_name"]
+    found = JAVA_TAGGER_LANGUAGES.get(re.split(r"[-_.]", name.strip().lower(), maxsplit=1)[0])
+    if found is None:
+        return None
+    code, lang = found
+    if code != "en" and tags:
+        raise UserError(
+            f"{source}:{line}: pos_tagger_name {name.strip()!r} tags {lang} text, which rouge2 will not "
+            f"tag with its English tagger; in the YAML config choose one: 'preprocess: {{language: {code}, "
+            f"tagger: spacy:<a {lang} spaCy pipeline>}}' (universal tags: topic nn|jj becomes noun|adj), "
+            f"'tagger: pretagged' (word/TAG files), or aspect measures with a lexicon (no tagger)")
+    return code
+
+
+def _tagger_comments(props: dict, tags: bool, source: str) -> list[str]:
+    """Comment lines on the Java tool's ``pos_tagger_name`` (conversion stops for a
+    non-English tagger when the run tags: see :func:`_java_tagger_language`)."""
+    lang = _java_tagger_language(props, tags, source)
+    if lang not in (None, "en"):
+        return [f"  # pos_tagger_name names a tagger for {JAVA_TAGGER_LANGUAGES[lang][1]}: for such "
+                f"texts see 'language: {lang}' (rouge2 docs languages)"]
+    if tags and "pos_tagger_name" in props:
+        return [f"  # the Java tool tagged with the Stanford model {props['pos_tagger_name'][0].strip()!r};",
+                "  # rouge2 tags with spaCy (rouge2 docs pos-tagging), so some tags can differ."]
+    return []
+
+
 _JAVA_LINE_END = re.compile(r"\r\n|\r|\n")
 _JAVA_TRIM = "".join(chr(c) for c in range(0x21))  # String.trim(): every char <= U+0020
 
@@ -313,11 +368,7 @@ def _preprocess_lines(props: _Props, paths: _Paths, measures: list[str]) -> list
     synonyms = props.flag("synonyms.use")
     lines.append(f"  synonyms: {'true     # WordNet' if synonyms else 'false'}")
     tagged = synonyms or any(MEASURES.capability(m, "needs_tagger") for m in measures)
-    if "pos_tagger_name" in props.values and tagged:
-        model = props.values["pos_tagger_name"][0].strip()
-        lines.append(f"  # the Java tool tagged with the Stanford model {model!r};")
-        lines.append("  # rouge2 tags with spaCy (rouge2 docs pos-tagging), so some tags can differ.")
-    return lines
+    return lines + _tagger_comments(props.values, tagged, props.source)
 
 
 def _output_lines(props: _Props, paths: _Paths) -> list[str]:
@@ -358,7 +409,8 @@ def convert_properties(path: str | Path, cwd: str | Path | None = None,
     comments += [f"# note: {n}" for n in notes]
     beta = _beta(props)
     lines: list[str] = [
-        f"# Converted by 'rouge2 convert-properties' from {p.resolve()}",
+        f"{CONVERTED_HEADER}{p.resolve()}",
+        f"# note: {JAVA_NUMBERS_NOTE}",
         f"# Paths were resolved from {paths.base}, as the Java tool resolves them (the folder it runs in).",
         *comments,
         "version: 1",

@@ -23,6 +23,7 @@ from typing import Any
 import yaml
 
 from rouge2 import files
+from rouge2.analysis.languages import apply_preset
 from rouge2.analysis.stopwords import STOPWORDS
 from rouge2.config.validate import (
     Apply,
@@ -294,6 +295,7 @@ PREPROCESS = Section("preprocess", {
     "synonym_lemmas": _option("synonym_lemmas", "true or false"),
     "tagger": _option("tagger", "a tagger name"),
     "topic_auxiliaries": _option("topic_auxiliaries", "true or false"),
+    "language": _option("language", "an ISO 639-1 language code such as zh or de"),
 })
 
 COLUMNS = Section("inputs.columns", {
@@ -603,8 +605,22 @@ def _distinct_files(ctx: Ctx, c: Checked, files: dict[str, Path | None]) -> None
                                                       f"topic report also writes ({kind})")
 
 
-def _options(ctx: Ctx, top: Checked, pre: Checked, sentences: str | None) -> Options:
+def _language_values(ctx: Ctx, pre: Checked) -> dict[str, Any]:
+    """``preprocess`` values with the ``language`` preset filled in (``stem: true`` and
+    ``stopwords: true`` mean the preset's stemmer and list)."""
     values: dict[str, Any] = dict(pre.values)
+    if values.get("language", "none") == "none":
+        return values
+    switched_on = {k for k in ("stem", "stopwords") if k in pre and ctx.value(pre.value_node(k)) is True}
+    given = {k: v for k, v in values.items() if k != "language" and k not in switched_on}
+    try:
+        return {**apply_preset(values["language"], given, switched_on), "language": values["language"]}
+    except UserError as exc:
+        raise ctx.fail(pre.value_node("stopwords"), f"preprocess.{exc}") from None
+
+
+def _options(ctx: Ctx, top: Checked, pre: Checked, sentences: str | None) -> Options:
+    values: dict[str, Any] = _language_values(ctx, pre)
     if sentences is not None:
         values["sentences"] = sentences
     for key in ("multi_reference", "rounding"):
@@ -649,7 +665,7 @@ def _variants(ctx: Ctx, node: yaml.Node, base: Options, base_pre: Checked,
             raise ctx.fail(knode, f"variants: {name!r} is not a usable variant name (no @ / | , allowed)")
         if name in names:
             raise ctx.fail(knode, f"variants: {name!r} is given twice")
-        values: dict[str, Any] = dict(base_pre.values)
+        values: dict[str, Any] = _language_values(ctx, base_pre)
         if sentences is not None:
             values["sentences"] = sentences
         for key in ("multi_reference", "rounding", "alpha"):
@@ -661,7 +677,7 @@ def _variants(ctx: Ctx, node: yaml.Node, base: Options, base_pre: Checked,
             m = mapping(ctx, vnode, f"variants.{name}", VARIANT_KEYS)
             if "preprocess" in m:
                 pre = Section(f"variants.{name}.preprocess", PREPROCESS.fields).check(ctx, m["preprocess"][1])
-                values.update(pre.values)
+                values.update(_language_values(ctx, pre))
             if "multi_reference" in m:
                 values["multi_reference"] = _option("multi_reference", "pooled, best, average or max-f") \
                     .check(ctx, m["multi_reference"][1], f"variants.{name}.multi_reference")

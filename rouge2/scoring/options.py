@@ -10,7 +10,11 @@ spelling.  The reproducibility signature is computed from it.
 =================  ==========================================  ==================
 option             values                                      default
 =================  ==========================================  ==================
-tokenizer          ``rouge155``, ``unicode``                   ``rouge155``
+language           ``none`` or an ISO 639-1 code: a preset of    ``none``
+                   tokenizer, stem, stopwords (for ``True``)
+                   and tagger (:mod:`rouge2.analysis.languages`)
+tokenizer          ``rouge155``, ``unicode``, ``character``,   ``rouge155``
+                   a segmenter
 sentences          ``lines``, ``splitter``, ``none``           ``lines``
 stem               ``none``, ``rouge155`` (``True``),          ``none``
                    ``snowball:<language>``, a callable
@@ -39,6 +43,7 @@ import math
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from rouge2.analysis.languages import LANGUAGES, apply_preset
 from rouge2.analysis.sentences import SENTENCES
 from rouge2.analysis.stem import STEMMERS
 from rouge2.analysis.stopwords import STOPWORDS, canonical_stopwords
@@ -69,6 +74,7 @@ class Options:
     multi_reference: str = "pooled"
     alpha: float = 0.5
     rounding: str = "none"
+    language: str = "none"
 
     # -- building ----------------------------------------------------------
     @classmethod
@@ -87,6 +93,7 @@ class Options:
         if "alpha" in kwargs and "beta" in kwargs and kwargs["alpha"] is not None \
                 and kwargs["beta"] is not None:
             raise UserError("give alpha or beta, not both (alpha = 1 / (1 + beta^2))")
+        kwargs = _with_language(base, kwargs)
         values: dict[str, Any] = {}
         for key, value in kwargs.items():
             if key == "beta":
@@ -115,6 +122,8 @@ class Options:
         """Every option as plain JSON data (custom objects by their repr)."""
         out: dict[str, Any] = {}
         for f in fields(self):
+            if f.name == "language" and self.language == "none":
+                continue  # signatures without a language stay as they were
             out[f.name] = _plain(getattr(self, f.name))
         return out
 
@@ -141,6 +150,43 @@ def normalize(key: str, value: Any) -> Any:
     except UserError as exc:
         msg = str(exc)
         raise UserError(msg if msg.startswith(f"{key}:") else f"{key}: {msg}") from None
+
+
+def _with_language(base: Options, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """``kwargs`` with the language preset's options filled in (when a language is given).
+
+    A preset fills the options not given (``stem=True`` and
+    ``stopwords=True`` mean the preset's stemmer and list); without
+    ``language`` in ``kwargs`` nothing changes.
+    """
+    if kwargs.get("language") is None:
+        return _switched_on_base_language(base, kwargs)
+    language = normalize("language", kwargs["language"])
+    switched_on = {k for k in ("stem", "stopwords") if kwargs.get(k) is True}
+    given = {k: v for k, v in kwargs.items() if k != "language" and k not in switched_on}
+    # options already set on ``base`` (not at their defaults) count as given
+    for key in ("tokenizer", "stem", "tagger"):
+        if key not in given and getattr(base, key) != getattr(Options, key):
+            given[key] = getattr(base, key)
+    return {**apply_preset(language, given, switched_on), "language": language}
+
+
+def _switched_on_base_language(base: Options, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """``stem=True``/``stopwords=True`` on top of options that have a language: the preset's."""
+    switched_on = {k for k in ("stem", "stopwords") if kwargs.get(k) is True}
+    if base.language == "none" or not switched_on:
+        return kwargs
+    preset = apply_preset(base.language, {}, switched_on)
+    return {**kwargs, **{k: preset[k] for k in switched_on}}
+
+
+def _language(value: Any) -> str:
+    if value is None or value is False:
+        return "none"
+    if not isinstance(value, str):
+        raise LANGUAGES.unknown(value)
+    code = value.strip().replace("_", "-").split("-", 1)[0] if value.strip() else value
+    return LANGUAGES.canonical(code)
 
 
 def _number(key: str, value: Any) -> float:
@@ -257,6 +303,7 @@ _NORMALIZERS = {
     "tagger": _tagger,
     "topic_auxiliaries": _bool("topic_auxiliaries"),
     "alpha": _alpha,
+    "language": _language,
 }
 
 

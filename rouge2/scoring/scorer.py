@@ -12,6 +12,7 @@ from itertools import islice
 from typing import Any
 
 from rouge2.analysis.analyzer import Analyzer
+from rouge2.analysis.languages import topic_route_error
 from rouge2.analysis.stem import STEMMERS
 from rouge2.analysis.stopwords import load_stopwords
 from rouge2.errors import UserError
@@ -92,6 +93,8 @@ class Scorer:
                     m.use_synonyms(relation)
         self.tagger = None
         if any(m.needs_tagger for m in self.measures.values()):
+            if o.language not in ("none", "en") and o.tagger == "spacy":
+                raise topic_route_error(o.language)  # never the English tagger on another language
             self.tagger = load_tagger(o.tagger)
             for m in self.measures.values():
                 if m.needs_tagger:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from rouge2._version import __version__
+from rouge2.analysis.languages import LANGUAGES
 from rouge2.data import sha256_json
 from rouge2.measures.base import MEASURES, Measure
 from rouge2.registry import BUILTIN, Registry
@@ -79,6 +80,8 @@ def data_versions(options: Options, measures: Iterable[Any] = (), tagger: Any = 
     name, version, origin and data fingerprint (see the module docstring)."""
     measures = list(measures)
     v: dict[str, Any] = {"rouge2": __version__}
+    if options.language != "none":
+        v["language"] = LANGUAGES.identity(options.language)
     for option, registry in REGISTRY_OPTIONS.items():
         needed_by = _NEEDED_BY.get(option)
         if needed_by and not any(_capability(m, needed_by) for m in measures):
@@ -144,6 +147,8 @@ def signature_line(options: Options, versions: Mapping[str, Any], nrefs: Any = N
         f"stop:{_shown('stopwords', options.stopwords)}", f"syn:{syn}",
         f"mref:{options.multi_reference}", f"alpha:{options.alpha:g}", f"round:{options.rounding}",
     ]
+    if options.language != "none":
+        parts.insert(1, f"lang:{options.language}")
     if options.word_limit:
         parts.append(f"words:{options.word_limit}")
     if options.byte_limit:
