@@ -604,7 +604,7 @@ def test_resamples_0_reports_means_only(tmp_path, capsys):
 
     result = rouge2.evaluate(["a b c", "a"], ["a b", "a b"], ["rouge-1"], resamples=0)
     assert result["rouge-1"]["fmeasure"]["ci"] is None  # not a zero-width interval
-    assert result.to_dict()["rouge-1"]["fmeasure"]["ci"] is None
+    assert result.to_dict()["systems"][0]["scores"]["rouge-1"]["fmeasure"]["ci"] is None
     argv = ["score", *lines_files(tmp_path), "--resamples", "0"]
     argv = [a if not a.endswith(".txt") else str(tmp_path / a) for a in argv]
     assert main([*argv, "--json"]) == 0

@@ -155,12 +155,12 @@ def test_signature_records_the_preset_and_versions():
     o = Options.make(language="de", stopwords=True)
     assert o.settings()["language"] == "de"
     v = data_versions(o)
-    assert v["language_preset"] == {"name": "de", "version": "1", "origin": "rouge2", "data": None}
-    assert v["snowball"].startswith("snowballstemmer ")
+    assert v["language"] == {"name": "de", "version": "1", "origin": "rouge2", "data": None}
+    assert v["stem"]["name"] == "snowballstemmer:german" and v["stem"]["data"].startswith("snowballstemmer ")
     assert v["tokenizer"]["version"] == "2" and v["tokenizer"]["data"].startswith("unicodedata ")
-    assert v["stopwords"].startswith("sha256:")
+    assert v["stopwords"]["name"] == "iso:de" and v["stopwords"]["data"].startswith("sha256:")
     assert "|lang:de|" in signature_line(o, v)
-    assert data_versions(Options.make(stem="snowball:german"))["snowball"].startswith("nltk ")
+    assert data_versions(Options.make(stem="snowball:german"))["stem"]["data"].startswith("nltk ")
 
 
 # --------------------------------------------------------------------------- Snowball

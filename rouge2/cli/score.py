@@ -339,9 +339,8 @@ def _per_summary(outputs: OutputFiles | None, results: dict[str, Any]) -> None:
     with outputs.open(path) as f:
         for system, result in results.items():
             for i, (scores, stats) in enumerate(zip(result.per_summary, result.stats)):
-                row: dict[str, Any] = {"line": i + 1}
-                if len(results) > 1:
-                    row["system"] = system
+                # task and system as a run's per_summary.jsonl has them: rouge2 correlate reads both
+                row: dict[str, Any] = {"task": str(i + 1), "system": system, "line": i + 1}
                 row["scores"] = {m: {"recall": s.recall, "precision": s.precision,
                                      "fmeasure": s.fmeasure} for m, s in scores.items()}
                 row["stats"] = {m: [[x.hit, x.ref_total, x.cand_total] for x in v]

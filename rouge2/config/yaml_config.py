@@ -56,6 +56,7 @@ from rouge2.registry import suggest
 from rouge2.scoring.options import Options, alpha_from_beta, normalize
 from rouge2.scoring.scorer import DEFAULT_MEASURES, canonical_measures
 from rouge2.stats.aggregate import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES
+from rouge2.stats.correlation import STATISTICS
 from rouge2.stats.meta import MetaSpec, Metric
 from rouge2.stats.significance import DEFAULT_TEST, DEFAULT_TEST_RESAMPLES, TESTS
 from rouge2.synonyms.base import SYNONYM_SOURCES
@@ -358,6 +359,8 @@ META = Section("meta_evaluation", {
     "confidence": Number(lambda v: 0.0 < v < 1.0, "a number between 0 and 1, such as 0.95"),
     "seed": Int(minimum=0),
     "compare": Node(),
+    "statistics": ListOf(Text("a statistic name"), scalar_ok=True),
+    "test": Choice(("permutation", "williams")),
 }, required=("judgments",))
 
 
@@ -744,6 +747,16 @@ def _meta_compare(ctx: Ctx, c: Checked, measures: tuple[str, ...], names: list[s
                  for a, b in compare_variants for m in measures)
 
 
+def _meta_statistics(ctx: Ctx, c: Any) -> dict[str, Any]:
+    """``statistics:`` resolved through the STATISTICS registry (did-you-mean on a typo)."""
+    if "statistics" not in c:
+        return {}
+    try:
+        return {"statistics": tuple(dict.fromkeys(STATISTICS.canonical(n) for n in c.get("statistics")))}
+    except UserError as exc:
+        raise ctx.fail(c.value_node("statistics"), f"meta_evaluation.statistics: {exc}") from None
+
+
 def _meta(ctx: Ctx, node: yaml.Node, variants: tuple[tuple[str, Options], ...],
           measures: tuple[str, ...], compare_variants: tuple[tuple[str, str], ...]):
     if is_null(node):
@@ -759,9 +772,10 @@ def _meta(ctx: Ctx, node: yaml.Node, variants: tuple[tuple[str, Options], ...],
             kw[key] = tuple(dict.fromkeys(c.get(key)))
     if "measures" in c:
         kw["measures"] = _meta_measures(ctx, c, measures)
-    for key in ("resampling", "permutation", "resamples", "confidence", "seed"):
+    for key in ("resampling", "permutation", "resamples", "confidence", "seed", "test"):
         if key in c:
             kw[key] = c.get(key)
+    kw.update(_meta_statistics(ctx, c))
     kw["compare"] = _meta_compare(ctx, c, kw.get("measures", measures), [n for n, _ in variants],
                                   compare_variants)
     return MetaSpec(**kw)

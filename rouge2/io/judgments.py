@@ -88,23 +88,8 @@ def _add(j: Judgments, dims: Iterable[str] | None, row: dict, where: str, task: 
         seen[(key, dim)] = where
 
 
-def read_judgments(path: str | Path, dimensions: Iterable[str] | None = None,
-                   encoding: str = "utf-8") -> Judgments:
-    """The judgments in ``path`` (see the module docs), for ``dimensions`` or all numeric fields."""
-    p = Path(path)
-    dims = list(dimensions) if dimensions is not None else None
-    j = Judgments(str(p))
-    if p.suffix.lower() in (".csv", ".tsv"):
-        _read_delimited(j, p, dims, encoding)
-    else:
-        _read_jsonl(j, p, dims, encoding)
-    if not j.scores:
-        raise UserError(f"{p}: no judgments found")
-    return j
-
-
-def _read_delimited(j: Judgments, p: Path, dims: list[str] | None, encoding: str) -> None:
-    seen: dict = {}
+def _read_table(p: Path, j: Judgments, dims: list[str] | None, encoding: str, seen: dict) -> None:
+    """Rows of a CSV or TSV file (by suffix), with a header naming task, system and the dimensions."""
     lines = decoded_lines(p, encoding, "judgments file")
     rows = csv.reader((line for _, line in lines), delimiter="\t" if p.suffix.lower() == ".tsv" else ",")
     try:
@@ -115,6 +100,8 @@ def _read_delimited(j: Judgments, p: Path, dims: list[str] | None, encoding: str
         if col not in header:
             raise UserError(f"{p}:1: no column {col!r}; a judgments file has task, system and one "
                             f"column per dimension")
+    if dims is None:
+        dims = [h for h in header if h not in ("task", "system")]
     for n, values in enumerate(rows, start=2):
         if not any(v.strip() for v in values):
             continue
@@ -122,29 +109,11 @@ def _read_delimited(j: Judgments, p: Path, dims: list[str] | None, encoding: str
         if len(values) != len(header):
             raise UserError(f"{where}: {len(values)} columns, the header has {len(header)}")
         row = dict(zip(header, values))
-        if dims is None:
-            dims = [h for h in header if h not in ("task", "system")]
-        _add(j, dims, row, where, _key(row["task"], where, "task"), _key(row["system"], where, "system"),
-             seen)
-
-
-def _read_jsonl(j: Judgments, p: Path, dims: list[str] | None, encoding: str) -> None:
-    seen: dict = {}
-    for where, row in jsonl_objects(p, encoding, "judgments file"):
-        if "sys_summs" in row and "doc_id" in row:  # the SummEval layout
-            _add_summeval(j, dims, row, where, seen)
-            continue
-        for col in ("task", "system"):
-            if col not in row:
-                raise UserError(f"{where}: no field {col!r}; a judgments row has task, system and "
-                                f"one field per dimension")
-        numeric = {k: v for k, v in row.items() if k not in ("task", "system")}
-        _add(j, dims if dims is not None else [k for k, v in numeric.items()
-                                               if isinstance(v, (int, float)) and not isinstance(v, bool)],
-             row, where, _key(row["task"], where, "task"), _key(row["system"], where, "system"), seen)
+        _add(j, dims, row, where, _key(row["task"], where, "task"), _key(row["system"], where, "system"), seen)
 
 
 def _add_summeval(j: Judgments, dims: list[str] | None, row: dict, where: str, seen: dict) -> None:
+    """One document of the SummEval layout: the task is doc_id, each system's scores its dimensions."""
     task = _key(row["doc_id"], where, "doc_id")
     if not isinstance(row["sys_summs"], dict):
         raise UserError(f"{where}: 'sys_summs' must map system names to their summaries")
@@ -153,3 +122,34 @@ def _add_summeval(j: Judgments, dims: list[str] | None, row: dict, where: str, s
         if not isinstance(scores, dict):
             raise UserError(f"{where}: system {system!r} has no 'scores' object")
         _add(j, dims, scores, where, task, _key(system, where, "system"), seen)
+
+
+def _read_jsonl(p: Path, j: Judgments, dims: list[str] | None, encoding: str, seen: dict) -> None:
+    for where, row in jsonl_objects(p, encoding, "judgments file"):
+        if "sys_summs" in row and "doc_id" in row:  # the SummEval layout
+            _add_summeval(j, dims, row, where, seen)
+            continue
+        for col in ("task", "system"):
+            if col not in row:
+                raise UserError(f"{where}: no field {col!r}; a judgments row has task, system and "
+                                f"one field per dimension")
+        numeric = [k for k, v in row.items() if k not in ("task", "system")
+                   and isinstance(v, (int, float)) and not isinstance(v, bool)]
+        _add(j, dims if dims is not None else numeric, row, where, _key(row["task"], where, "task"),
+             _key(row["system"], where, "system"), seen)
+
+
+def read_judgments(path: str | Path, dimensions: Iterable[str] | None = None,
+                   encoding: str = "utf-8") -> Judgments:
+    """The judgments in ``path`` (see the module docs), for ``dimensions`` or all numeric fields."""
+    p = Path(path)
+    dims = list(dimensions) if dimensions is not None else None
+    j = Judgments(str(p))
+    seen: dict = {}
+    if p.suffix.lower() in (".csv", ".tsv"):
+        _read_table(p, j, dims, encoding, seen)
+    else:
+        _read_jsonl(p, j, dims, encoding, seen)
+    if not j.scores:
+        raise UserError(f"{p}: no judgments found")
+    return j

@@ -50,10 +50,12 @@ def read_results(path: str | Path) -> Scores:
                             f"(outputs.dir) or its per_summary.jsonl")
     out = Scores()
     for where, row in jsonl_objects(p, "utf-8", "results file"):
-        if not {"task", "system", "scores"} <= set(row):
+        # rouge2 score --per-summary rows before task was written: the line number is the task
+        task = row.get("task", row.get("line"))
+        if task is None or not {"system", "scores"} <= set(row):
             raise UserError(f"{where}: not a per-summary row (task, system, scores); give a run's "
-                            f"per_summary.jsonl")
-        out.add(row.get("variant"), str(row["task"]), str(row["system"]), _scores(row["scores"], where))
+                            f"per_summary.jsonl or the file of rouge2 score --per-summary")
+        out.add(row.get("variant"), str(task), str(row["system"]), _scores(row["scores"], where))
     if not out.tables:
         raise UserError(f"{p}: no scores found")
     return out

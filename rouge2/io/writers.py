@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
+from rouge2.stats.correlation import STATISTICS
 from rouge2.stats.coverage import natural_key  # system2 before system10
 from rouge2.stats.prf import Score
 
@@ -426,6 +427,11 @@ def format_comparisons(comparisons: Sequence[Mapping], limit: int | None = None)
 # meta-evaluation
 
 
+def _statistic_keys(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The statistics the rows carry, in the registry's order."""
+    return [e.value.key for e in STATISTICS if any(e.value.key in r for r in rows)]
+
+
 def format_correlations(rows: Sequence[dict[str, Any]], cmp_rows: Sequence[dict[str, Any]] = (),
                         limit: int | None = None, cmp_limit: int | None = None) -> str:
     """A console table of correlations (and of comparisons).  With ``limit``
@@ -459,13 +465,14 @@ def _correlation_rows(rows: Sequence[dict[str, Any]], limit: int | None) -> list
             return "n/a"
         lo, hi = e["ci"]
         ci = f" [{lo:+.3f}, {hi:+.3f}]" if lo is not None else ""
-        return f"{e['value']:+.3f}{ci}"
+        eps = f" eps={e['epsilon']:.4g}" if e.get("epsilon") is not None else ""
+        return f"{e['value']:+.3f}{ci}{eps}"
 
-    table = [["level", "metric", "dimension", "n", "pearson", "spearman", "kendall"]]
+    keys = _statistic_keys(rows)
+    table = [["level", "metric", "dimension", "n", *(k.replace("_", " ") for k in keys)]]
     for r in rows:
         metric = f"{r['measure']}/{r['score']}" + (f"@{r['variant']}" if r["variant"] else "")
-        table.append([r["level"], metric, r["dimension"], str(r["n"]), f(r["pearson"]),
-                      f(r["spearman"]), f(r["kendall"])])
+        table.append([r["level"], metric, r["dimension"], str(r["n"]), *(f(r.get(k)) for k in keys)])
     lines = _align_rows(table)
     if more:
         lines.append(f"... {_plural(more, 'more row')} (every row: correlations.csv)")
@@ -477,15 +484,18 @@ def _correlation_tests(cmp_rows: Sequence[dict[str, Any]], limit: int | None) ->
         return [f"{_plural(len(cmp_rows), 'paired test')} of two metrics' correlations "
                 f"(every one: correlations.json)"]
     cmp_rows, more = _shown(cmp_rows, limit)
+    test = cmp_rows[0].get("test", "permutation")
     lines = ["", "paired tests: does A correlate better than B? (difference A - B [interval], "
-                 "permutation p, two-sided)"]
-    t2 = [["level", "A", "B", "dimension", "pearson", "spearman", "kendall"]]
+                 f"{test} p, two-sided)"]
+    coeffs = [k for k in ("pearson", "spearman", "kendall") if any(k in c for c in cmp_rows)]
+    t2 = [["level", "A", "B", "dimension", *coeffs]]
     for c in cmp_rows:
         cells = []
-        for k in ("pearson", "spearman", "kendall"):
+        for k in coeffs:
             d = c.get(k)
             cells.append("n/a" if not d or d.get("difference") is None else
-                         f"{d['difference']:+.3f} [{d['ci'][0]:+.3f}, {d['ci'][1]:+.3f}] p={d['p_two_sided']:.3f}")
+                         f"{d['difference']:+.3f} [{d['ci'][0]:+.3f}, {d['ci'][1]:+.3f}] "
+                         + ("p=n/a" if d["p_two_sided"] is None else f"p={d['p_two_sided']:.3f}"))
         t2.append([c["level"], c["a"], c["b"], c["dimension"], *cells])
     lines += _align_rows(t2)
     if more:
@@ -582,14 +592,18 @@ def correlations_csv(rows: Sequence[Mapping[str, Any]]) -> str:
     """The correlations as CSV text: one row per level, variant, measure, score and dimension."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    coeffs = ("pearson", "spearman", "kendall")
+    keys = _statistic_keys(rows) if rows else ["pearson", "spearman", "kendall"]
+    eps = "tie_calibrated_accuracy" in keys
     w.writerow(["level", "variant", "measure", "score", "dimension", "n",
-                *(f"{c}{part}" for c in coeffs for part in ("", "_low", "_high"))])
+                *(f"{c}{part}" for c in keys for part in ("", "_low", "_high")),
+                *(["tie_calibrated_accuracy_epsilon"] if eps else [])])
     for r in rows:
         cells = []
-        for c in coeffs:
-            e = r[c]
+        for c in keys:
+            e = r.get(c) or {"value": None, "ci": [None, None]}
             cells += [e["value"], *e["ci"]]
+        if eps:
+            cells.append((r.get("tie_calibrated_accuracy") or {}).get("epsilon"))
         w.writerow([r["level"], r["variant"] or "", r["measure"], r["score"], r["dimension"], r["n"],
                     *("" if v is None else repr(v) for v in cells)])
     return buf.getvalue()

@@ -49,6 +49,10 @@ measures or options, only of strings and integer ids.
 ``words_below(words, n)``, ``signed_sums(diffs, words, n)``
     ``random.Random.randrange(n)`` and ``random() < 0.5`` coins from raw
     Mersenne Twister words drawn in bulk (:mod:`rouge2.stats.resample`).
+``corr_resample``, ``corr_permute``, ``accuracy_resample``, ``spa_resample``
+    meta-evaluation's bootstrap and permutation loops (``stats_kernels.h``),
+    in C only (``None`` on the Python path, where
+    :mod:`rouge2.stats.correlation` computes the same numbers itself).
 ``mt_words(state, m)``, ``mt_bootstrap_sums(state, values, rows)``, ``mt_signed_sums(state, diffs, rows)``
     the same, generating the Mersenne Twister words from a
     ``random.Random`` state (returning the advanced state), in C only
@@ -105,6 +109,11 @@ if _C is not None:
     if None in (mt_words, mt_bootstrap_sums, mt_signed_sums):
         mt_words = mt_bootstrap_sums = mt_signed_sums = None
     finish_many = _C.finish_many
+    # meta-evaluation resampling (stats_kernels.h): None when the extension predates them
+    corr_resample = getattr(_C, "corr_resample", None)
+    corr_permute = getattr(_C, "corr_permute", None)
+    accuracy_resample = getattr(_C, "accuracy_resample", None)
+    spa_resample = getattr(_C, "spa_resample", None)
 else:
     ngram_hits = python.ngram_hits
     lcs_length = python.lcs_length
@@ -119,6 +128,7 @@ else:
     signed_sums = python.signed_sums
     mt_words = mt_bootstrap_sums = mt_signed_sums = None
     finish_many = None
+    corr_resample = corr_permute = accuracy_resample = spa_resample = None
 
 
 class BatchKernels:
@@ -153,7 +163,10 @@ __all__ = [
     "HAVE_C",
     "PY_BATCH",
     "BatchKernels",
+    "accuracy_resample",
     "clipped_hits",
+    "corr_permute",
+    "corr_resample",
     "finish_many",
     "indexed_sums",
     "lcs_length",
@@ -175,6 +188,7 @@ __all__ = [
     "rouge155_stemmer",
     "rouge155_tokens",
     "signed_sums",
+    "spa_resample",
     "token_ids",
     "words_below",
 ]

@@ -73,6 +73,7 @@ class RunResult:
     rankings: dict[str, Any] = field(default_factory=dict)
     correlations: list[dict[str, Any]] = field(default_factory=list)
     correlation_comparisons: list[dict[str, Any]] = field(default_factory=list)
+    correlation_notes: list[str] = field(default_factory=list)  # e.g. a metric that correlates negatively
     summary: dict[str, Any] = field(default_factory=dict)
     written: list[Path] = field(default_factory=list)
     console: str = ""
@@ -244,7 +245,7 @@ def _statistics(cfg: RunConfig, result: RunResult, bars: Progress, workers: Work
         result.rankings = _rankings(cfg, result)
         result.variant_comparisons = _compare_variants(cfg, result, workers)
     if cfg.meta_evaluation is not None:
-        _meta_evaluate(cfg, result, judgments)
+        _meta_evaluate(cfg, result, judgments, bars)
 
 
 def _count(cfg: RunConfig, items: Iterable[InputItem] | None) -> int | None:
@@ -394,14 +395,16 @@ def _compare_variants(cfg: RunConfig, result: RunResult, workers: Workers | None
             for (a, b, system, m), row in zip(keys, _map(workers, units, draws))]
 
 
-def _meta_evaluate(cfg: RunConfig, result: RunResult, judgments) -> None:
+def _meta_evaluate(cfg: RunConfig, result: RunResult, judgments, progress: Progress = NO_PROGRESS) -> None:
     scores = Scores()
     for name, v in result.variants.items():
         for (task, system), per in v.pairs.items():
             scores.add(name, task, system, per)
     spec = cfg.meta_evaluation
     try:
-        result.correlations = correlations(scores, judgments, spec)
+        with progress.phase("correlations", None, "metrics") as phase:
+            result.correlations = correlations(scores, judgments, spec, notes=result.correlation_notes,
+                                               tick=phase.tick)
         result.correlation_comparisons = comparisons(scores, judgments, spec)
     except UserError as exc:
         raise UserError(f"{cfg.source}: meta_evaluation: {exc}") from None
@@ -500,7 +503,7 @@ def _console_text(cfg: RunConfig, result: RunResult, limits: dict[str, int]) -> 
     if cfg.meta_evaluation is not None:
         parts.append("correlation with human judgments\n" + out.format_correlations(
             result.correlations, result.correlation_comparisons, limit=limits["correlations"],
-            cmp_limit=limits["correlation tests"]))
+            cmp_limit=limits["correlation tests"]) + "".join(note + "\n" for note in result.correlation_notes))
     parts.append(result.summary["signature_line"] + "\n")
     return "\n".join(part.strip("\n") + "\n" for part in parts if part.strip())
 
