@@ -14,12 +14,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from rouge2.errors import UserError
 from rouge2.io.judgments import read_judgments
+from rouge2.io.outputs import OutputFiles, declared_inputs
 from rouge2.io.results import read_results
-from rouge2.io.writers import format_correlations
+from rouge2.io.writers import correlations_csv, format_correlations
 from rouge2.limits import MAX_RESAMPLES, check_count
 from rouge2.run.progress import Progress
 from rouge2.schemas import correlate_document
@@ -73,6 +75,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--json", action="store_true",
                     help="print a rouge2.correlate/1 JSON document (settings, correlations, comparisons)")
     ap.add_argument("--csv", metavar="FILE", help="also write the correlations as CSV")
+    ap.add_argument("--overwrite", action="store_true",
+                    help="let --csv replace a file rouge2 did not write (never an input, a device, a link or "
+                         "a folder)")
     ap.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                     help="progress bar on stderr: auto = only on a terminal")
     return ap
@@ -101,13 +106,22 @@ def _units(scores: Scores, spec: MetaSpec, dimensions: int) -> int:
     return len(scores.variants) * measures * len(spec.scores) * dimensions * len(spec.levels)
 
 
-def _output(args: argparse.Namespace, spec: MetaSpec, rows: list[dict[str, Any]],
-            cmp_rows: list[dict[str, Any]]) -> None:
-    if args.csv:
-        from rouge2.io.atomic import atomic_write_text
-        from rouge2.io.writers import correlations_csv
+def _csv_output(args: argparse.Namespace) -> OutputFiles | None:
+    """``--csv`` through the output layer, checked before any work: never an
+    input of the command, a device or a link, nor a file rouge2 did not
+    write unless --overwrite."""
+    if args.csv is None:
+        return None
+    inputs = declared_inputs([args.results, Path(args.results) / "per_summary.jsonl", args.judgments])
+    return OutputFiles([args.csv], overwrite=args.overwrite, inputs=inputs,
+                       hint="use --overwrite to replace it", lock_hint="write the file elsewhere")
 
-        atomic_write_text(args.csv, correlations_csv(rows))
+
+def _output(args: argparse.Namespace, spec: MetaSpec, rows: list[dict[str, Any]],
+            cmp_rows: list[dict[str, Any]], csv_out: OutputFiles | None = None) -> None:
+    if csv_out is not None:
+        with csv_out, csv_out.open(args.csv, newline="") as f:  # the run's correlations.csv format
+            f.write(correlations_csv(rows))
     if args.json:
         json.dump(correlate_document(_settings(args, spec), rows, cmp_rows), sys.stdout, indent=1)
         print()
@@ -118,6 +132,7 @@ def _output(args: argparse.Namespace, spec: MetaSpec, rows: list[dict[str, Any]]
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     spec = _spec(args)
+    csv_out = _csv_output(args)
     scores = read_results(args.results)
     judgments = read_judgments(args.judgments, args.dimension)
     notes: list[str] = []
@@ -127,7 +142,7 @@ def main(argv: list[str]) -> int:
         rows = correlations(scores, judgments, spec, notes=notes, tick=phase.tick)
     with bars.phase("comparisons", len(spec.compare), "pairs", show=bool(spec.compare)):
         cmp_rows = comparisons(scores, judgments, spec)
-    _output(args, spec, rows, cmp_rows)
+    _output(args, spec, rows, cmp_rows, csv_out)
     sys.stdout.flush()
     for line in notes:
         print(line, file=sys.stderr)

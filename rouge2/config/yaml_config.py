@@ -50,8 +50,9 @@ from rouge2.config.validate import (
 )
 from rouge2.errors import UserError
 from rouge2.io.inputs import INPUT_FORMATS, Columns, InputsConfig, compile_task_pattern
+from rouge2.io.outputs import OUTPUTS
 from rouge2.io.topic_report import report_paths
-from rouge2.limits import MAX_RESAMPLES, MAX_TEST_RESAMPLES
+from rouge2.limits import MAX_RESAMPLES, MAX_TEST_RESAMPLES, MAX_VARIANTS
 from rouge2.measures import MEASURES, default_score, measure_forms
 from rouge2.pos.topics import TopicSelector
 from rouge2.registry import suggest
@@ -89,30 +90,53 @@ class CompareConfig:
     aspects: tuple[str, ...] | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class OutputsConfig:
     dir: Path
-    csv: Path | None
-    per_summary_jsonl: Path | None
-    per_summary_csv: Path | None
-    summary_json: Path | None
+    #: every output of the catalogue (:data:`rouge2.io.outputs.OUTPUTS`) -> its path,
+    #: None when it is not written; also read (and given, as keywords) by name:
+    #: ``outputs.csv``, ``replace(outputs, csv=path)``
+    files: dict[str, Path | None] = field(default_factory=dict)
     console: bool = True
-    systems_csv: Path | None = None         # one row per system and measure
     rank_by: str | None = None              # console ranking measure; None: the first measure
     rank_by_score: str | None = None        # recall, precision or fmeasure; None: the measure's default
-    topic_report: Path | None = None        # the HTML page
-    topic_report_csv: Path | None = None    # the CSV next to it
     topic_report_topics: str | None = None  # parts of speech; None: the first topic measure's
     topic_report_contrast: tuple[tuple[str, str], ...] | None = None  # None: compare.pairs
     topic_report_top: int = 50
     topic_report_task_order: str = "natural"
     topic_report_variant: str | None = None   # the variant the report shows (None: the first)
     overwrite: bool = False                 # replace existing files rouge2 did not write
-    variants_csv: Path | None = None        # the side-by-side table (runs with variants)
-    correlations_json: Path | None = None   # meta-evaluation results
-    correlations_csv: Path | None = None
-    aspects_csv: Path | None = None         # per (variant, system, aspect) (runs with aspects)
-    aspect_report: Path | None = None       # the systems x aspects heatmap page (runs with aspects)
+
+    def __init__(self, dir: Path, files: dict[str, Path | None] | None = None, console: bool = True,
+                 rank_by: str | None = None, rank_by_score: str | None = None,
+                 topic_report_topics: str | None = None,
+                 topic_report_contrast: tuple[tuple[str, str], ...] | None = None,
+                 topic_report_top: int = 50, topic_report_task_order: str = "natural",
+                 topic_report_variant: str | None = None, overwrite: bool = False,
+                 **paths: Path | None) -> None:
+        unknown = sorted(set(paths) - set(OUTPUTS.names()))
+        if unknown:
+            raise TypeError(f"OutputsConfig: no output named {unknown[0]!r}")
+        merged = {**(files or {}), **paths}
+        for name, value in (("dir", dir), ("files", merged), ("console", console), ("rank_by", rank_by),
+                            ("rank_by_score", rank_by_score), ("topic_report_topics", topic_report_topics),
+                            ("topic_report_contrast", topic_report_contrast),
+                            ("topic_report_top", topic_report_top),
+                            ("topic_report_task_order", topic_report_task_order),
+                            ("topic_report_variant", topic_report_variant), ("overwrite", overwrite)):
+            object.__setattr__(self, name, value)
+
+    def __getattr__(self, name: str) -> Any:
+        files = self.__dict__.get("files")
+        if files is not None and (name in files or name in OUTPUTS):
+            return files.get(name)
+        raise AttributeError(name)
+
+    @property
+    def topic_report_csv(self) -> Path | None:
+        """The CSV next to the topic report's HTML page."""
+        html = self.files.get("topic_report")
+        return None if html is None else html.with_suffix(".csv")
 
 
 @dataclass(frozen=True)
@@ -134,6 +158,12 @@ class RunConfig:
     def option_sets(self) -> tuple[tuple[str | None, Options], ...]:
         """``(variant name, options)`` of every set the run scores (``None``: no variants)."""
         return self.variants or ((None, self.options),)
+
+    @property
+    def aspects(self) -> bool:
+        """Whether the run has an aspect lexicon (the ``aspects`` section): the
+        per-aspect outputs exist for it."""
+        return self.options.aspects != "none"
     #: ``file:line`` of keys checked after the inputs are read, such as
     #: ``compare.pairs[0]`` or ``outputs.topic_report.contrast[1]`` (messages only)
     locations: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
@@ -164,28 +194,13 @@ class RunConfig:
         return out
 
 
-OUTPUT_DEFAULTS = {
-    "dir": "rouge2-results",
-    "csv": "results.csv",
-    "per_summary_jsonl": "per_summary.jsonl",
-    "per_summary_csv": "per_summary.csv",
-    "summary_json": "summary.json",
-    "variants_csv": "variants.csv",
-    "correlations_json": "correlations.json",
-    "correlations_csv": "correlations.csv",
-    "systems_csv": "systems.csv",
-    "aspects_csv": "aspects.csv",
-    "aspect_report": "aspects.html",
-}
-#: written only when the run has variants / a meta_evaluation / an aspects section
-CONDITIONAL_OUTPUTS = {"variants_csv": "variants", "correlations_json": "meta_evaluation",
-                       "correlations_csv": "meta_evaluation", "aspects_csv": "aspects",
-                       "aspect_report": "aspects"}
+#: the default output folder (the files' default names are in the output catalogue)
+OUTPUT_DIR_DEFAULT = "rouge2-results"
 #: what ``outputs.rank_by_score`` accepts
 RANK_SCORES = ("fmeasure", "recall", "precision")
 #: what ``compare.score`` accepts (coverage: per aspect, runs with aspects)
 COMPARE_SCORES = ("recall", "precision", "fmeasure", "coverage")
-TOPIC_REPORT_DEFAULT = "topic_coverage"
+TOPIC_REPORT_DEFAULT = OUTPUTS.get("topic_report").default
 
 
 # ---------------------------------------------------------------------------
@@ -341,17 +356,17 @@ COMPARE = Section("compare", {
     "aspects": ListOf(Text("an aspect name"), scalar_ok=True),
 })
 
-OUTPUTS = Section("outputs", {
-    "dir": PathKind("a folder path"),
-    "csv": Node(), "per_summary_jsonl": Node(), "per_summary_csv": Node(), "summary_json": Node(),
-    "variants_csv": Node(), "correlations_json": Node(), "correlations_csv": Node(),
-    "systems_csv": Node(), "aspects_csv": Node(), "aspect_report": Node(),
-    "console": Bool(),
-    "rank_by": Text("a measure of the run", allow_numbers=False),
-    "rank_by_score": Choice(RANK_SCORES),
-    "topic_report": Node(),
-    "overwrite": Bool(),
-})
+def _outputs_section() -> Section:
+    """The ``outputs`` keys: the output catalogue's files (read at each load,
+    so an output registered later is a key too) and the settings."""
+    return Section("outputs", {
+        "dir": PathKind("a folder path"),
+        **{e.name: Node() for e in OUTPUTS},
+        "console": Bool(),
+        "rank_by": Text("a measure of the run", allow_numbers=False),
+        "rank_by_score": Choice(RANK_SCORES),
+        "overwrite": Bool(),
+    })
 
 TOP = Section("config", {
     "version": Int(minimum=1, maximum=1),
@@ -496,28 +511,32 @@ def _compare(ctx: Ctx, node: yaml.Node, locations: dict[str, str],
     c = COMPARE.check(ctx, node)
     kw = {k: v for k, v in c.values.items() if k not in ("pairs", "aspects")}
     pnode = c.get("pairs")
+    pairs: list[tuple[str, str]] = []
     if pnode is not None and is_text(pnode) and pnode.value.strip().lower() == "all":
         kw["all_pairs"] = True
-        pairs = []
     elif pnode is not None:
         pairs = _system_pairs(ctx, pnode, "compare.pairs", locations)
-    else:
-        pairs = []
     if c.get("score") == "coverage" and aspects is None:
         raise ctx.fail(c.value_node("score"), "compare.score: coverage is the per-aspect coverage; "
                                               "add an 'aspects' section (a lexicon), or test recall, "
                                               "precision or fmeasure")
     if "aspects" in c:
-        vnode = c.value_node("aspects")
-        if aspects is None:
-            raise ctx.fail(vnode, "compare.aspects: the config has no 'aspects' section")
-        for name in c.get("aspects"):
-            if name not in aspects:
-                raise ctx.fail(vnode, f"compare.aspects: no aspect named {name!r} in the lexicon"
-                                      f"{suggest(name, aspects)}; aspects: {', '.join(aspects)}")
-        locations["compare.aspects"] = ctx.loc(vnode)
-        kw["aspects"] = tuple(dict.fromkeys(c.get("aspects")))
+        kw["aspects"] = _compare_aspects(ctx, c, aspects, locations)
     return CompareConfig(pairs=tuple(pairs), **kw)
+
+
+def _compare_aspects(ctx: Ctx, c: Checked, aspects: tuple[str, ...] | None,
+                     locations: dict[str, str]) -> tuple[str, ...]:
+    """``compare.aspects``: each an aspect of the run's lexicon."""
+    vnode = c.value_node("aspects")
+    if aspects is None:
+        raise ctx.fail(vnode, "compare.aspects: the config has no 'aspects' section")
+    for name in c.get("aspects"):
+        if name not in aspects:
+            raise ctx.fail(vnode, f"compare.aspects: no aspect named {name!r} in the lexicon"
+                                  f"{suggest(name, aspects)}; aspects: {', '.join(aspects)}")
+    locations["compare.aspects"] = ctx.loc(vnode)
+    return tuple(dict.fromkeys(c.get("aspects")))
 
 
 def _aspects(ctx: Ctx, node: yaml.Node) -> dict[str, Any]:
@@ -538,8 +557,9 @@ def _aspects(ctx: Ctx, node: yaml.Node) -> dict[str, Any]:
 
 
 def _lexicon(ctx: Ctx, node: yaml.Node, key: str, fmt: str | None) -> Any:
-    """An aspect lexicon path (relative to the config's folder), read now: a
-    mistake in the lexicon is reported before any text is read."""
+    """An aspect lexicon: a shipped one by name, or a path (relative to the
+    config's folder), read now: a mistake in the lexicon is reported before
+    any text is read."""
     text = Text("a lexicon: space, or a path (a folder of <aspect>.txt files, a .yaml or a .tsv file)"
                 ).check(ctx, node, key)
     if fmt is None and LEXICON_FORMATS.find(text) is not None and ":" not in text:
@@ -641,32 +661,44 @@ def _rank_by(ctx: Ctx, c: Checked, measures: tuple[str, ...]) -> str | None:
 def _outputs(ctx: Ctx, node: yaml.Node | None, measures: tuple[str, ...],
              locations: dict[str, str], present: frozenset[str] = frozenset()) -> OutputsConfig:
     """``present``: the top-level sections the config has (conditional outputs need theirs)."""
-    c = OUTPUTS.check(ctx, node)
-    out_dir = c.get("dir") if "dir" in c else ctx.base / OUTPUT_DEFAULTS["dir"]
+    c = _outputs_section().check(ctx, node)
+    out_dir = c.get("dir") if "dir" in c else ctx.base / OUTPUT_DIR_DEFAULT
     if out_dir.exists() and not out_dir.is_dir():
         raise ctx.fail(c.value_node("dir"), f"outputs.dir: {out_dir} is a file, not a folder")
     files: dict[str, Path | None] = {}
-    for key in ("csv", "per_summary_jsonl", "per_summary_csv", "summary_json", "systems_csv",
-                *CONDITIONAL_OUTPUTS):
-        if key in CONDITIONAL_OUTPUTS and CONDITIONAL_OUTPUTS[key] not in present:
+    for entry in OUTPUTS:
+        key, spec = entry.name, entry.value
+        if not spec.generic:
+            continue
+        if spec.needs is not None and spec.needs not in present:
             if key in c and not (is_null(c.get(key)) or is_bool(c.get(key))):
                 raise ctx.fail(c.value_node(key), f"outputs.{key}: the config has no "
-                                                  f"'{CONDITIONAL_OUTPUTS[key]}' section to write it for")
+                                                  f"'{spec.needs}' section to write it for")
             files[key] = None
         elif key in c:
-            files[key] = _output_file(ctx, c.get(key), f"outputs.{key}", out_dir, OUTPUT_DEFAULTS[key])
+            files[key] = _output_file(ctx, c.get(key), f"outputs.{key}", out_dir, spec.default)
         else:
-            files[key] = out_dir / OUTPUT_DEFAULTS[key]
+            files[key] = out_dir / spec.default
     topics = None
     extra: dict[str, Any] = {}
-    files["topic_report"] = files["topic_report_csv"] = None
+    files["topic_report"] = None
     if "topic_report" in c:
         base, topics, extra = _topic_report(ctx, c.get("topic_report"), out_dir, measures, locations)
         if base is not None:
             files["topic_report"] = base.with_name(base.name + ".html")
-            files["topic_report_csv"] = base.with_name(base.name + ".csv")
+    _distinct_files(ctx, c, files)
+    return OutputsConfig(dir=out_dir, files=files, console=c.get("console", True), topic_report_topics=topics,
+                         overwrite=c.get("overwrite", False), rank_by=_rank_by(ctx, c, measures),
+                         rank_by_score=c.get("rank_by_score"), **extra)
+
+
+def _distinct_files(ctx: Ctx, c: Checked, files: dict[str, Path | None]) -> None:
+    """No two outputs write one file (the topic report's files included)."""
     seen: dict[Path, str] = {}
-    for key, p in files.items():
+    named = dict(files)
+    if files["topic_report"] is not None:
+        named["topic_report_csv"] = files["topic_report"].with_suffix(".csv")
+    for key, p in named.items():
         if p is None:
             continue
         name = "topic_report" if key == "topic_report_csv" else key
@@ -679,9 +711,6 @@ def _outputs(ctx: Ctx, node: yaml.Node | None, measures: tuple[str, ...],
             if kind != "html" and p in seen:
                 raise ctx.fail(c.value_node(seen[p]), f"outputs.{seen[p]}: writes to {p}, which the "
                                                       f"topic report also writes ({kind})")
-    return OutputsConfig(dir=out_dir, console=c.get("console", True), topic_report_topics=topics,
-                         overwrite=c.get("overwrite", False), rank_by=_rank_by(ctx, c, measures),
-                         rank_by_score=c.get("rank_by_score"), **files, **extra)
 
 
 def _language_values(ctx: Ctx, pre: Checked) -> dict[str, Any]:
@@ -733,12 +762,17 @@ def _variants(ctx: Ctx, node: yaml.Node, base: Options, base_pre: Checked,
     if not isinstance(node, yaml.MappingNode) or not node.value:
         raise ctx.fail(node, f"variants: expected a mapping of variant names to overrides such as "
                              f"{{plain: {{}}, wordnet: {{preprocess: {{synonyms: true}}}}}}, got {show(node)}")
+    if len(node.value) > MAX_VARIANTS:
+        raise ctx.fail(node, f"variants: {len(node.value):,} variants, more than the {MAX_VARIANTS:,} "
+                             f"one run scores (each is a full pass over the inputs); split the grid "
+                             f"into several runs")
     out: list[tuple[str, Options]] = []
+    names: set[str] = set()
     for knode, vnode in node.value:
         name = Text("a variant name", allow_numbers=True).check(ctx, knode, "variants")
         if not name.strip() or any(c in name for c in "@/|,\n"):
             raise ctx.fail(knode, f"variants: {name!r} is not a usable variant name (no @ / | , allowed)")
-        if name in dict(out):
+        if name in names:
             raise ctx.fail(knode, f"variants: {name!r} is given twice")
         values: dict[str, Any] = {**_language_values(ctx, base_pre), **aspects}
         if sentences is not None:
@@ -762,6 +796,7 @@ def _variants(ctx: Ctx, node: yaml.Node, base: Options, base_pre: Checked,
         except UserError as exc:
             raise ctx.fail(vnode, f"variants.{name}: {exc}") from None
         out.append((name, options))
+        names.add(name)
     return tuple(out)
 
 
@@ -891,8 +926,8 @@ def parse_config(text: str, source: str | Path | None = None,
     names = lexicon.aspects if lexicon is not None else None
     compare = _compare(ctx, top.get("compare"), locations, names) if "compare" in top else None
     outputs = _outputs(ctx, top.get("outputs"), measures, locations,
-                       frozenset(k for k in ("variants", "meta_evaluation") if k in top)
-                       | ({"aspects"} if aspects else set()))
+                       frozenset(k for k in ("variants", "meta_evaluation", "aspects") if k in top and
+                                 (k != "aspects" or aspects)))
     variants = _variants(ctx, top.get("variants"), options, pre, sentences, top, aspects) \
         if "variants" in top else ()
     _check_report_variant(outputs, variants, locations)

@@ -45,15 +45,24 @@ class Judgments:
         return {t for table in self.scores.values() for _, t in table}
 
 
+#: the largest magnitude of a judgment (correlations square and sum them)
+MAX_JUDGMENT = 1e100
+
+
 def _number(value: Any, where: str, dim: str) -> float:
     if isinstance(value, bool) or value is None:
         raise UserError(f"{where}: {dim!r} is {json.dumps(value)}, not a number")
     try:
         x = float(value)
     except (TypeError, ValueError):
-        raise UserError(f"{where}: {dim!r} is {value!r}, not a number") from None
+        raise UserError(f"{where}: {dim!r} is {str(value)[:40]!r}, not a number") from None
+    except OverflowError:  # an integer too large for a float
+        x = math.inf
     if not math.isfinite(x):
         raise UserError(f"{where}: {dim!r} is {value!r}, not a finite number")
+    if abs(x) > MAX_JUDGMENT:  # squares and sums of them must stay finite
+        raise UserError(f"{where}: {dim!r} is {value!r}; expected a judgment of magnitude at most "
+                        f"{MAX_JUDGMENT:g}")
     return x
 
 

@@ -19,12 +19,14 @@ Formats:
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
+from rouge2.stats.correlation import STATISTICS
 from rouge2.stats.coverage import natural_key  # system2 before system10
 from rouge2.stats.prf import Score
 
@@ -265,71 +267,67 @@ def _pack(widths: Sequence[int], room: int, gap: int) -> list[list[int]]:
     return even if fits and len(even) == n else greedy
 
 
+#: rows of the console's system table before the rest is counted in one line
+#: (all rows are in systems.csv / variants.csv)
+CONSOLE_ROWS = 20
+
+
 def format_system_table(systems: Mapping[str, Mapping[str, Mapping]], measures: Sequence[str], *,
-                        rank_by: str | None = None, rank_score: str | None = None,
+                        rank_by: str | None = None, rank_score: str = "fmeasure",
                         confidence: float | None = None, title: str | None = None,
-                        width: int = CONSOLE_WIDTH, scores: Mapping[str, str] | None = None) -> str:
+                        width: int = CONSOLE_WIDTH, max_rows: int | None = None,
+                        scores: Mapping[str, str] | None = None) -> str:
     """A wide table: one line per system, ranked, one column per measure.
 
     ``systems`` maps system -> measure -> ``{recall, precision, fmeasure,
-    tasks, ci?}`` (the JSON summary's entries).  ``scores``: the score
-    shown per measure (default F; a measure shown on another score has it
-    after its name: ``rouge-aspect R``).  Rows are ranked by ``rank_score``
-    of ``rank_by`` (default: the first measure's shown score), best first,
-    ties in natural order of names.  Each cell is the mean of the measure's
-    shown score; with intervals, followed by its interval as ``[.lo,.hi]``.
-    Columns are the canonical measure names (topic tags visible).  When the rank score is
+    tasks, ci?}`` (the JSON summary's entries).  Rows are ranked by
+    ``rank_score`` of ``rank_by`` (default: the first measure's F), best
+    first, ties in natural order of names.  Each cell is the mean F; with
+    intervals, followed by the F interval as ``[.lo,.hi]``.  Columns are the
+    canonical measure names (topic tags visible).  When the rank score is
     recall or precision, a column shows it.  When systems have different
     numbers of tasks, a ``tasks`` column shows them.  Measures that do not
     fit in ``width`` characters wrap into further blocks, each repeating the
-    rank and system columns."""
+    rank and system columns.  With ``max_rows``, a longer table shows the
+    best systems and the last one, and counts the others in one line.
+    ``scores``: the score shown per measure (default F; a measure shown on
+    another score has it after its name: ``rouge-aspect R``); the ranking
+    score defaults to ``rank_by``'s."""
     measures = list(measures)
-    shown = {m: (scores or {}).get(m, "fmeasure") for m in measures}
+    shown_score = {m: (scores or {}).get(m, "fmeasure") for m in measures}
     rank_by = rank_by or measures[0]
-    rank_score = rank_score or shown[rank_by]
+    rank_score = rank_score or shown_score[rank_by]
     ranked = rank_systems(systems, rank_by, rank_score)
-    task_counts = {e["tasks"] for per in systems.values() for e in per.values()}
+    task_counts = sorted({e["tasks"] for per in systems.values() for e in per.values()})
     with_ci = any(e.get("ci") for per in systems.values() for e in per.values())
-    gap = 2
-
-    lead_headers, lead_rows, numeric_lead = _lead_columns(
-        systems, ranked, rank_by, rank_score if rank_score != shown[rank_by] else None, len(task_counts) > 1)
-    lead_widths = [max(len(h), *(len(r[i]) for r in lead_rows)) for i, h in enumerate(lead_headers)]
-
-    cells = [[_score_cell(systems[s][m], shown[m], with_ci) for m in measures] for _, s in ranked]
-    heads = [m if shown[m] == "fmeasure" else f"{m} {_SCORE_LETTER[shown[m]]}" for m in measures]
-    widths = [max(len(m), *(len(c[j]) for c in cells)) for j, m in enumerate(heads)]
-    room = width - sum(lead_widths) - gap * len(lead_widths)
-    blocks = _pack(widths, room, gap)
-
-    def fmt(parts: Sequence[str], ws: Sequence[int], right: set[int]) -> str:
-        return (" " * gap).join(p.rjust(w) if i in right else p.ljust(w)
-                                for i, (p, w) in enumerate(zip(parts, ws))).rstrip()
-
-    lines = []
-    if title:
-        lines.append(title)
-    what = _cells_line(sorted(task_counts), set(shown.values()), confidence if with_ci else False)
-    lines.append(f"{what}; ranked by {rank_by} {_SCORE_WORD[rank_score]}, best first")
-    for block in blocks:
-        ws = lead_widths + [widths[j] for j in block]
-        right = numeric_lead | set(range(len(lead_widths), len(ws)))
-        lines.append("")
-        lines.append(fmt(lead_headers + [heads[j] for j in block], ws, right))
-        lines.append((" " * gap).join("-" * w for w in ws))
-        for lead, row in zip(lead_rows, cells):
-            lines.append(fmt(lead + [row[j] for j in block], ws, right))
+    lead_headers, numeric_lead, lead_rows = _lead_columns(
+        systems, ranked, rank_by, rank_score if rank_score != shown_score[rank_by] else None,
+        len(task_counts) > 1)
+    cells = [[_cell(systems[s][m], with_ci, shown_score[m]) for m in measures] for _, s in ranked]
+    heads = [m if shown_score[m] == "fmeasure" else f"{m} {_SCORE_LETTER[shown_score[m]]}" for m in measures]
+    lines = [title] if title else []
+    lines.append(_table_heading(task_counts, with_ci, confidence, rank_by, rank_score, set(shown_score.values())))
+    shown = _shown_rows(len(ranked), max_rows)
+    lines += _blocks(lead_headers, numeric_lead, [lead_rows[i] for i in shown], heads,
+                     [cells[i] for i in shown], width, hidden=len(ranked) - len(shown))
     return "\n".join(lines) + "\n"
 
 
-def _lead_columns(systems: Mapping[str, Mapping[str, Mapping]], ranked: list[tuple[int, str]], rank_by: str,
-                  rank_score: str | None, tasks: bool) -> tuple[list[str], list[list[str]], set[int]]:
-    """The system table's first columns: rank, system, the tasks (when they
-    differ) and the ranking score (when it is not the one shown)."""
+def _shown_rows(n: int, max_rows: int | None) -> list[int]:
+    """Which ranked rows a table of at most ``max_rows`` rows shows: the best, then the last."""
+    if max_rows is None or n <= max_rows:
+        return list(range(n))
+    return [*range(max(1, max_rows - 2)), n - 1]
+
+
+def _lead_columns(systems, ranked, rank_by: str, rank_score: str | None,
+                  tasks_column: bool) -> tuple[list[str], set[int], list[list[str]]]:
+    """The rank and system columns (and the tasks and rank-score columns when
+    due: ``rank_score`` None when it is the score shown)."""
     headers = ["rank", "system"]
     rows = [[str(r), s] for r, s in ranked]
     numeric = {0}
-    if tasks:
+    if tasks_column:
         headers.append("tasks")
         numeric.add(len(headers) - 1)
         for row, (_, s) in zip(rows, ranked):
@@ -339,52 +337,82 @@ def _lead_columns(systems: Mapping[str, Mapping[str, Mapping]], ranked: list[tup
         numeric.add(len(headers) - 1)
         for row, (_, s) in zip(rows, ranked):
             row.append(f"{systems[s][rank_by][rank_score]:.5f}")
-    return headers, rows, numeric
+    return headers, numeric, rows
 
 
-def _score_cell(entry: Mapping, score: str, with_ci: bool) -> str:
-    """One cell of the system table: the mean ``score``, then its interval."""
-    text = f"{entry[score]:.5f}"
-    ci = (entry.get("ci") or {}).get(score)
+def _cell(e: Mapping, with_ci: bool, score: str = "fmeasure") -> str:
+    text = f"{e[score]:.5f}"
+    ci = (e.get("ci") or {}).get(score)
     if with_ci and ci:
         text += f" [{_bound(ci[0])},{_bound(ci[1])}]"
     return text
 
 
-def _cells_line(counts: list[int], kinds: set[str], confidence: float | bool | None) -> str:
-    """What the cells of the system table are (``confidence`` False: no intervals)."""
+def _table_heading(counts: Sequence[int], with_ci: bool, confidence: float | None, rank_by: str,
+                   rank_score: str, kinds: set[str] = frozenset({"fmeasure"})) -> str:
     over = (f"over {counts[0]} task{'s' if counts[0] != 1 else ''} per system" if len(counts) == 1
             else "over each system's tasks")
     what = (f"cells: mean F {over}" if kinds == {"fmeasure"} else
             f"cells: mean {_SCORE_WORD[next(iter(kinds))]} {over}" if len(kinds) == 1 else
             f"cells: mean F {over}, or the score after the measure's name (R recall, P precision)")
-    if confidence is not False:
+    if with_ci:
         pct = f"{confidence * 100:g}% " if confidence else ""
         what += f" [{pct}bootstrap interval]"
-    return what
+    return f"{what}; ranked by {rank_by} {_SCORE_WORD[rank_score]}, best first"
 
 
-def format_comparisons(comparisons: Sequence[Mapping]) -> str:
+def _blocks(lead_headers: list[str], numeric_lead: set[int], lead_rows: list[list[str]],
+            measures: list[str], cells: list[list[str]], width: int, gap: int = 2,
+            hidden: int = 0) -> list[str]:
+    """The table's lines: measures cut into blocks of at most ``width``
+    characters; ``hidden`` rows left out are counted before the last row."""
+    lead_widths = [max(len(h), *(len(r[i]) for r in lead_rows)) for i, h in enumerate(lead_headers)]
+    widths = [max(len(m), *(len(c[j]) for c in cells)) for j, m in enumerate(measures)]
+    room = width - sum(lead_widths) - gap * len(lead_widths)
+
+    def fmt(parts: Sequence[str], ws: Sequence[int], right: set[int]) -> str:
+        return (" " * gap).join(p.rjust(w) if i in right else p.ljust(w)
+                                for i, (p, w) in enumerate(zip(parts, ws))).rstrip()
+
+    lines = []
+    for block in _pack(widths, room, gap):
+        ws = lead_widths + [widths[j] for j in block]
+        right = numeric_lead | set(range(len(lead_widths), len(ws)))
+        lines.append("")
+        lines.append(fmt(lead_headers + [measures[j] for j in block], ws, right))
+        lines.append((" " * gap).join("-" * w for w in ws))
+        for k, (lead, row) in enumerate(zip(lead_rows, cells)):
+            if hidden and k == len(cells) - 1:
+                lines.append(f"... {hidden} more system{'s' if hidden != 1 else ''} "
+                             f"(every system: systems.csv, summary.json)")
+            lines.append(fmt(lead + [row[j] for j in block], ws, right))
+    return lines
+
+
+def format_comparisons(comparisons: Sequence[Mapping], limit: int | None = None) -> str:
     """The paired tests as a table: one line per (pair, measure) with both
     means, the difference and the p-value; the test, resamples and seed
-    (the same for every test of a run) on the heading line."""
+    (the same for every test of a run) on the heading line.  With ``limit``,
+    at most that many rows, the rest counted in one line."""
     if not comparisons:
         return ""
+    if limit == 0:  # one line
+        below = sum(1 for c in comparisons if c["p_value"] < 0.05)
+        pairs = len({(c["system_a"], c["system_b"]) for c in comparisons})
+        return (f"\npaired significance tests: {len(comparisons)} ({_plural(pairs, 'pair')} of systems), "
+                f"{below} with p < 0.05 (every test: summary.json, comparisons)\n")
+    more = 0
+    if limit is not None and len(comparisons) > limit:
+        more = len(comparisons) - limit
+        comparisons = comparisons[:limit]
     settings = {(c["test"], c["resamples"], c["seed"]) for c in comparisons}
     what = "aspect" if "aspect" in comparisons[0] else "measure"
     headers = ["system A", "system B", what, "score", "A", "B", "A - B", "p", "p Holm", "tasks"]
     shared = len(settings) == 1
     if not shared:
         headers += ["test", "resamples", "seed"]
-    rows = []
-    for c in comparisons:
-        adjusted = c.get("p_adjusted")
-        row = [str(c["system_a"]), str(c["system_b"]), str(c[what]), _SCORE_WORD.get(c["score"], c["score"]),
-               f"{c['mean_a']:.5f}", f"{c['mean_b']:.5f}", f"{c['difference']:+.5f}", f"{c['p_value']:.4f}",
-               "-" if adjusted is None else f"{adjusted:.4f}", str(c["tasks"])]
-        if not shared:
-            row += [str(c["test"]), str(c["resamples"]), str(c["seed"])]
-        rows.append(row)
+    rows = [_comparison_row(c, what) + ([] if shared else [str(c["test"]), str(c["resamples"]), str(c["seed"])])
+            for c in comparisons]
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
     right = {4, 5, 6, 7, 8, 9, 11, 12}
 
@@ -399,7 +427,16 @@ def format_comparisons(comparisons: Sequence[Mapping]) -> str:
         heading += f" ({test}, {resamples} resamples, seed {seed})"
     lines = ["", heading, fmt(headers), "  ".join("-" * w for w in widths)]
     lines += [fmt(r) for r in rows]
+    if more:
+        lines.append(f"... {_plural(more, 'more test')} (every test: summary.json, comparisons)")
     return "\n".join(lines) + "\n"
+
+
+def _comparison_row(c: Mapping, what: str) -> list[str]:
+    adjusted = c.get("p_adjusted")
+    return [str(c["system_a"]), str(c["system_b"]), str(c[what]), _SCORE_WORD.get(c["score"], c["score"]),
+            f"{c['mean_a']:.5f}", f"{c['mean_b']:.5f}", f"{c['difference']:+.5f}", f"{c['p_value']:.4f}",
+            "-" if adjusted is None else f"{adjusted:.4f}", str(c["tasks"])]
 
 
 # ---------------------------------------------------------------------------
@@ -408,13 +445,37 @@ def format_comparisons(comparisons: Sequence[Mapping]) -> str:
 
 def _statistic_keys(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     """The statistics the rows carry, in the registry's order."""
-    from rouge2.stats.correlation import STATISTICS
-
     return [e.value.key for e in STATISTICS if any(e.value.key in r for r in rows)]
 
 
-def format_correlations(rows: Sequence[dict[str, Any]], cmp_rows: Sequence[dict[str, Any]] = ()) -> str:
-    """A console table of correlations (and of comparisons)."""
+def format_correlations(rows: Sequence[dict[str, Any]], cmp_rows: Sequence[dict[str, Any]] = (),
+                        limit: int | None = None, cmp_limit: int | None = None) -> str:
+    """A console table of correlations (and of comparisons).  With ``limit``
+    (``cmp_limit``, default ``limit``), at most that many rows of each, the
+    rest counted in one line; 0: the table as one line."""
+    cmp_limit = limit if cmp_limit is None else cmp_limit
+    lines = _correlation_rows(rows, limit)
+    if cmp_rows:
+        lines += _correlation_tests(cmp_rows, cmp_limit)
+    return "\n".join(lines) + "\n"
+
+
+def _shown(rows: Sequence, limit: int | None) -> tuple[Sequence, int]:
+    """The rows a table of at most ``limit`` rows shows, and how many it leaves out."""
+    if limit is None or len(rows) <= limit:
+        return rows, 0
+    return rows[:limit], len(rows) - limit
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def _correlation_rows(rows: Sequence[dict[str, Any]], limit: int | None) -> list[str]:
+    if limit == 0:
+        return [f"{_plural(len(rows), 'correlation')} (every one: correlations.csv)"]
+    rows, more = _shown(rows, limit)
+
     def f(e: dict | None) -> str:
         if not e or e.get("value") is None:
             return "n/a"
@@ -423,29 +484,39 @@ def format_correlations(rows: Sequence[dict[str, Any]], cmp_rows: Sequence[dict[
         eps = f" eps={e['epsilon']:.4g}" if e.get("epsilon") is not None else ""
         return f"{e['value']:+.3f}{ci}{eps}"
 
-    lines = []
     keys = _statistic_keys(rows)
     table = [["level", "metric", "dimension", "n", *(k.replace("_", " ") for k in keys)]]
     for r in rows:
         metric = f"{r['measure']}/{r['score']}" + (f"@{r['variant']}" if r["variant"] else "")
         table.append([r["level"], metric, r["dimension"], str(r["n"]), *(f(r.get(k)) for k in keys)])
-    lines += _align_rows(table)
-    if cmp_rows:
-        test = cmp_rows[0].get("test", "permutation")
-        lines += ["", "paired tests: does A correlate better than B? (difference A - B [interval], "
-                      f"{test} p, two-sided)"]
-        coeffs = [k for k in ("pearson", "spearman", "kendall") if any(k in c for c in cmp_rows)]
-        t2 = [["level", "A", "B", "dimension", *coeffs]]
-        for c in cmp_rows:
-            cells = []
-            for k in coeffs:
-                d = c.get(k)
-                cells.append("n/a" if not d or d.get("difference") is None else
-                             f"{d['difference']:+.3f} [{d['ci'][0]:+.3f}, {d['ci'][1]:+.3f}] "
-                             + ("p=n/a" if d["p_two_sided"] is None else f"p={d['p_two_sided']:.3f}"))
-            t2.append([c["level"], c["a"], c["b"], c["dimension"], *cells])
-        lines += _align_rows(t2)
-    return "\n".join(lines) + "\n"
+    lines = _align_rows(table)
+    if more:
+        lines.append(f"... {_plural(more, 'more row')} (every row: correlations.csv)")
+    return lines
+
+
+def _correlation_tests(cmp_rows: Sequence[dict[str, Any]], limit: int | None) -> list[str]:
+    if limit == 0:
+        return [f"{_plural(len(cmp_rows), 'paired test')} of two metrics' correlations "
+                f"(every one: correlations.json)"]
+    cmp_rows, more = _shown(cmp_rows, limit)
+    test = cmp_rows[0].get("test", "permutation")
+    lines = ["", "paired tests: does A correlate better than B? (difference A - B [interval], "
+                 f"{test} p, two-sided)"]
+    coeffs = [k for k in ("pearson", "spearman", "kendall") if any(k in c for c in cmp_rows)]
+    t2 = [["level", "A", "B", "dimension", *coeffs]]
+    for c in cmp_rows:
+        cells = []
+        for k in coeffs:
+            d = c.get(k)
+            cells.append("n/a" if not d or d.get("difference") is None else
+                         f"{d['difference']:+.3f} [{d['ci'][0]:+.3f}, {d['ci'][1]:+.3f}] "
+                         + ("p=n/a" if d["p_two_sided"] is None else f"p={d['p_two_sided']:.3f}"))
+        t2.append([c["level"], c["a"], c["b"], c["dimension"], *cells])
+    lines += _align_rows(t2)
+    if more:
+        lines.append(f"... {_plural(more, 'more test')} (every test: correlations.json)")
+    return lines
 
 
 def _align_rows(rows: list[list[str]]) -> list[str]:
@@ -480,35 +551,64 @@ def write_variants_csv(out: IO[str], variants: Mapping[str, Mapping[str, Mapping
                             repr(e["fmeasure"]), e["tasks"], *(repr(x) if x != "" else "" for x in ci)))
 
 
-def format_variant_rankings(rankings: Mapping[str, Any]) -> str:
-    """Each variant's ranking of the systems, and how alike the variants rank them."""
-    scores = rankings.get("scores", {})
-    lines = ["", "rankings of the systems (by each measure's score), and agreement between variants"]
-    for variant, per in rankings["rankings"].items():
-        for m, order in per.items():
-            lines.append(f"  {variant:<12} {m} {_SCORE_WORD[scores.get(m, 'fmeasure')]}: {' > '.join(order)}")
-    for a in rankings["agreement"]:
-        same = "same order" if a["same_order"] else "different order"
-        lines.append(f"  {a['variant_a']} vs {a['variant_b']} {a['measure']}: Kendall tau "
-                     f"{a['kendall']:+.3f}, Spearman {a['spearman']:+.3f} over {a['systems']} systems ({same})")
+def format_variant_rankings(rankings: Mapping[str, Any], variants: Mapping[str, Mapping[str, Any]],
+                            measure: str, limit: int = 8) -> str:
+    """One line per variant (at most ``limit``): its mean F of ``measure`` over
+    the systems, its best system, and how alike it ranks the systems to the
+    first variant (Kendall tau-b, Spearman, same order)."""
+    names = list(variants)
+    base = names[0]
+    score = rankings.get("scores", {}).get(measure, "fmeasure")  # the measure's ranking score
+    word = _SCORE_WORD[score]
+    agree = {a["variant_b"]: a for a in rankings.get("agreement", ())
+             if a["variant_a"] == base and a["measure"] == measure}
+    rows = [["variant", f"{measure} {word}", "best system", f"Kendall tau vs {base}", "Spearman", "order"]]
+    for name in names[:limit]:
+        systems = variants[name]
+        mean_f = sum(e[measure][score] for e in systems.values()) / max(1, len(systems))
+        best = rankings["rankings"][name][measure][0] if rankings["rankings"][name][measure] else "-"
+        a = agree.get(name)
+        rows.append([name, f"{mean_f:.5f}", best,
+                     "-" if a is None else f"{a['kendall']:+.3f}",
+                     "-" if a is None else f"{a['spearman']:+.3f}",
+                     "-" if a is None else ("same" if a["same_order"] else "different")])
+    lines = ["", f"variants: mean {word} over the systems, best system, and ranking agreement with {base} "
+                 f"on {measure} {word}"]
+    lines += _align_rows(rows)
+    if len(names) > limit:
+        lines.append(f"... {len(names) - limit} more variants (every variant: variants.csv; rankings: "
+                     f"summary.json)")
     return "\n".join(lines) + "\n"
 
 
-def format_variant_comparisons(rows: Sequence[Mapping[str, Any]]) -> str:
+def format_variant_comparisons(rows: Sequence[Mapping[str, Any]], alpha: float = 0.05,
+                               limit: int = 4) -> str:
+    """The paired tests between variants, summarised: one line per pair of
+    variants (how many of its per-system, per-measure tests reach ``p <
+    alpha``, and the mean difference); every test is in summary.json."""
     if not rows:
         return ""
-    lines = ["", "paired tests between variants (per system, over its tasks)"]
+    by_pair: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
     for c in rows:
-        lines.append(f"  {c['system']} {c['measure']} {_SCORE_WORD[c['score']]}: {c['variant_a']} {c['mean_a']:.5f} vs "
-                     f"{c['variant_b']} {c['mean_b']:.5f} (diff {c['difference']:+.5f}), "
-                     f"p = {c['p_value']:.4f}  [{c['test']}, {c['tasks']} tasks]")
+        by_pair.setdefault((c["variant_a"], c["variant_b"]), []).append(c)
+    lines = [""]
+    for (a, b), tests in list(by_pair.items())[:limit]:
+        systems = len({c["system"] for c in tests})
+        measures = len({c["measure"] for c in tests})
+        below = sum(1 for c in tests if c["p_value"] < alpha)
+        diff = sum(c["difference"] for c in tests) / len(tests)
+        scores = "/".join(sorted({_SCORE_WORD[c.get("score", "fmeasure")] for c in tests}))
+        lines.append(f"paired tests {a} vs {b} (per system and measure, {scores} over its tasks, "
+                     f"{tests[0]['test']}): p < {alpha:g} in {below} of {len(tests)} ({systems} "
+                     f"system{'s' if systems != 1 else ''} x {measures} measure{'s' if measures != 1 else ''}), "
+                     f"mean difference {diff:+.5f}; every test: summary.json")
+    if len(by_pair) > limit:
+        lines.append(f"... {len(by_pair) - limit} more pairs of variants (summary.json)")
     return "\n".join(lines) + "\n"
 
 
 def correlations_csv(rows: Sequence[Mapping[str, Any]]) -> str:
     """The correlations as CSV text: one row per level, variant, measure, score and dimension."""
-    import io
-
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     keys = _statistic_keys(rows) if rows else ["pearson", "spearman", "kendall"]

@@ -49,9 +49,10 @@ def warnings(stats: AspectStats, lexicon: str) -> list[str]:
 
 
 def console(stats: AspectStats, table_rows: list[dict[str, Any]], confidence: float | None,
-            lexicon: str) -> str:
-    """The systems x aspects table (coverage with intervals) and the warnings."""
-    text = "\n" + aspect_table(table_rows, stats.aspects, "coverage", confidence)
+            lexicon: str, max_rows: int | None = None) -> str:
+    """The systems x aspects table (coverage with intervals; at most
+    ``max_rows`` systems) and the warnings."""
+    text = "\n" + aspect_table(table_rows, stats.aspects, "coverage", confidence, max_rows)
     for line in warnings(stats, lexicon):
         text += line + "\n"
     return text

@@ -134,9 +134,10 @@ class AspectStats:
 
 
 def aspect_table(rows: Iterable[dict[str, Any]], aspects: Sequence[str], value: str = "coverage",
-                 confidence: float | None = None) -> str:
+                 confidence: float | None = None, max_rows: int | None = None) -> str:
     """Systems x aspects as console text (one table per variant): each cell the
-    ``value`` in percent, with its interval when there is one."""
+    ``value`` in percent, with its interval when there is one; with
+    ``max_rows``, that many systems and the rest counted in one line."""
     by_variant: dict[str, dict[str, dict[str, dict[str, Any]]]] = {}
     for row in rows:
         by_variant.setdefault(row["variant"], {}).setdefault(row["system"], {})[row["aspect"]] = row
@@ -145,7 +146,8 @@ def aspect_table(rows: Iterable[dict[str, Any]], aspects: Sequence[str], value: 
         title = f"aspect {value}" + (f" [{variant}]" if variant else "") + " (%" + (
             f", {confidence * 100:g}% interval" if confidence else "") + "; n: tasks)"
         table = [["system", *aspects]]
-        for system, per in systems.items():
+        shown = list(systems.items())[:max_rows] if max_rows else list(systems.items())
+        for system, per in shown:
             table.append([system, *(_cell(per.get(a), value) for a in aspects)])
         widths = [max(len(r[i]) for r in table) for i in range(len(table[0]))]
         out.append(title)
@@ -154,6 +156,8 @@ def aspect_table(rows: Iterable[dict[str, Any]], aspects: Sequence[str], value: 
                                  for i, c in enumerate(r)).rstrip())
             if k == 0:
                 out.append("  ".join("-" * w for w in widths))
+        if len(shown) < len(systems):
+            out.append(f"... {len(systems) - len(shown)} more systems (every row: aspects.csv)")
     return "\n".join(out) + "\n" if out else ""
 
 
