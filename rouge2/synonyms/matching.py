@@ -41,7 +41,7 @@ only the ``key`` relation, the result equals the clipped count over stems.
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from itertools import product
 from typing import Any, TypeVar
@@ -49,7 +49,7 @@ from typing import Any, TypeVar
 from rouge2.kernels import clipped_hits
 from rouge2.synonyms.base import SynonymMatcher
 
-__all__ = ["PositionwiseRelation", "max_matching", "ordered_matching", "relation_for"]
+__all__ = ["PositionwiseRelation", "larger_hit", "max_matching", "ordered_matching", "relation_for"]
 
 U = TypeVar("U", bound=Hashable)
 
@@ -102,11 +102,44 @@ def max_matching(
     syn_edges = [(u, v) for u, v in syn_edges if u in cand and v in ref]
     if not syn_edges:
         return total + clipped_hits(cand, ref)
-    return total + _max_flow(cand, ref, syn_edges)
+    return total + _max_flow(cand, ref, syn_edges, _recorder(related))
 
 
-def _max_flow(cand: dict[U, int], ref: dict[U, int], syn_edges: list[tuple[U, U]]) -> int:
-    """Maximum b-matching on the bipartite type graph (exact + synonym edges)."""
+def larger_hit(relation: Any, synonym_hit: Callable[[], float], plain_hit: Callable[[], float],
+               ceiling: float) -> float:
+    """``max(synonym_hit(), plain_hit())``, the hit of ROUGE-L and ROUGE-W with
+    synonyms (docs/synonyms.md, "Monotone"); ``plain_hit`` is not called when
+    the synonym hit reaches ``ceiling``.  While ``relation`` explains (its
+    ``log`` is on), the synonym matches are noted only when the synonym hit
+    is the larger: otherwise the plain matching is the one used."""
+    log = getattr(relation, "log", None)
+    if log is None:
+        syn = synonym_hit()
+        return syn if syn >= ceiling else max(syn, plain_hit())
+    relation.log = Counter()
+    try:
+        syn = synonym_hit()
+    finally:
+        mine, relation.log = relation.log, log
+    plain = plain_hit()
+    if syn > plain:
+        log.update(mine)
+    return max(syn, plain)
+
+
+def _recorder(related: Any) -> Callable[[Any, Any, int], None] | None:
+    """``related.record`` while it explains (its ``log`` is on), else None:
+    the matchings note nothing unless asked."""
+    if getattr(related, "log", None) is None:
+        return None
+    return related.record
+
+
+def _max_flow(cand: dict[U, int], ref: dict[U, int], syn_edges: list[tuple[U, U]],
+              record: Callable[[Any, Any, int], None] | None = None) -> int:
+    """Maximum b-matching on the bipartite type graph (exact + synonym edges);
+    ``record(u, v, k)`` is told each pair of distinct units the matching uses
+    (``k`` times), when given."""
     c_ids = {u: i for i, u in enumerate(cand)}
     r_ids = {v: j for j, v in enumerate(ref)}
     rem_c = list(cand.values())  # unused candidate occurrences per type
@@ -130,6 +163,12 @@ def _max_flow(cand: dict[U, int], ref: dict[U, int], syn_edges: list[tuple[U, U]
         if path is None:
             break
         total += _augment(path, rem_c, rem_r, flow)
+    if record is not None:
+        c_types, r_types = list(cand), list(ref)
+        for j, used in enumerate(flow):
+            for i, k in used.items():
+                if k > 0 and c_types[i] != r_types[j]:
+                    record(c_types[i], r_types[j], k)
     return total
 
 
@@ -247,6 +286,12 @@ def ordered_matching(
             out[k] = True
         else:
             out[k] = _augment_from(v, adj, rem, users)
+    record = _recorder(related)
+    if record is not None:
+        for u, used in users.items():
+            for v, k in used.items():
+                if k > 0 and u != v:
+                    record(u, v, k)
     return out
 
 
@@ -322,6 +367,10 @@ class PositionwiseRelation:
     #: :meth:`pairs` enumerates combinations of related tokens up to this many
     #: per candidate tuple, and scans the reference beyond it.
     product_limit = 64
+    #: while explaining which synonyms matched (:mod:`rouge2.synonyms.explain`):
+    #: ``(reference word, candidate word) -> matches``; None (the default) keeps
+    #: the matchings from noting anything
+    log: Counter | None = None
 
     def __init__(
         self,
@@ -335,6 +384,18 @@ class PositionwiseRelation:
         self.lookup = lookup
         self.key = key
         self._memo: dict[tuple[str, str], bool] = {}
+
+    def record(self, u: Any, v: Any, times: int) -> None:
+        """A matching used candidate unit ``u`` for reference unit ``v``
+        ``times`` times: with :attr:`log` on, each position whose words differ
+        (and, with a stemmer, whose stems differ) is a synonym match."""
+        log = self.log
+        if log is None:
+            return
+        key = self.key
+        for a, b in (zip(u, v) if isinstance(u, tuple) else ((u, v),)):
+            if a != b and (key is None or key(a) != key(b)):
+                log[(b, a)] += times
 
     # -- tokens ---------------------------------------------------------
     def tok(self, a: str, b: str) -> bool:
