@@ -172,16 +172,17 @@ def _effect_lines(cfg: Any, effects: list[dict[str, Any]], limit: int) -> list[s
     head = ["variant", "baseline", "measure", "delta", f"{confidence:.0%} CI", "p", "changed", "rank tau"]
     body = [[e["variant"], e["baseline"], f"{e['measure']} {_short(e['score'])}", _fmt(e["delta"]),
              f"[{_fmt(e['ci_low'])}, {_fmt(e['ci_high'])}]", f"{e['p_value']:.3g}",
-             f"{e['changed_share']:.0%}", _fmt(e["rank_tau"])] for e in chosen]
+             f"{e['changed_share']:.0%}", "-" if e["rank_tau"] is None else f"{e['rank_tau']:+.3f}"]
+            for e in chosen]
     return _table(head, body, limit, "variant_effects.csv")
 
 
 def _correlation_lines(cfg: Any, correlations: list[dict[str, Any]], limit: int) -> list[str]:
-    scores = {m: run_compare.measure_score(cfg, m) for m in cfg.measures}
-    shown = [c for c in correlations if c["score"] == scores.get(c["measure"]) or
-             c["score"] == cfg.meta_evaluation.scores[0]]
-    first = shown[0]["coefficient"] if shown else None
-    shown = [c for c in shown if c["coefficient"] == first]
+    asked = cfg.meta_evaluation.scores
+    scores = {m: (s if s in asked else asked[0]) for m in cfg.measures
+              for s in (run_compare.measure_score(cfg, m),)}
+    first = correlations[0]["coefficient"]
+    shown = [c for c in correlations if c["score"] == scores.get(c["measure"]) and c["coefficient"] == first]
     head = ["variant", "measure", "level", "dimension", f"{first} base", "variant", "delta", "CI", "p"]
     body = [[c["variant"], f"{c['measure']} {_short(c['score'])}", c["level"], c["dimension"],
              _fmt(c["baseline_correlation"]), _fmt(c["variant_correlation"]), _fmt(c["correlation_delta"]),
@@ -192,6 +193,8 @@ def _correlation_lines(cfg: Any, correlations: list[dict[str, Any]], limit: int)
 
 def _table(head: list[str], body: list[list[str]], limit: int, where: str) -> list[str]:
     """Aligned rows, at most ``limit`` of them (the rest counted)."""
+    if limit <= 0:
+        return [f"{len(body)} rows: {where}"] if body else []
     shown = body[:limit]
     widths = [max(len(r[i]) for r in [head, *shown]) for i in range(len(head))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in [head, *shown]]
