@@ -48,7 +48,6 @@ from rouge2.measures.base import PairStats
 from rouge2.scoring.batch import CHUNK, batch_plan
 from rouge2.scoring.options import Options
 from rouge2.scoring.scorer import Scorer
-from rouge2.stats.combine import combine
 from rouge2.stats.prf import Score
 
 
@@ -130,19 +129,7 @@ class PairScorer:
             explained[name] = (matches, words)
         else:
             per_measure = sc.pair_stats(item.candidate, list(item.references))
-        return self._combined(sc, per_measure)
-
-    @staticmethod
-    def _combined(sc: Scorer, per_measure: dict) -> tuple[dict[str, Score], dict[str, list[PairStats]]]:
-        o = sc.options
-        scores: dict[str, Score] = {}
-        stats: dict[str, list[PairStats]] = {}
-        for name, pairs in per_measure.items():
-            per_ref = [p[0] for p in pairs]
-            stats[name] = per_ref
-            scores[name] = combine(sc.measures[name], per_ref, o.multi_reference, o.alpha,
-                                   [p[1] for p in pairs], o.rounding)
-        return scores, stats
+        return sc.combined(per_measure)
 
     def __call__(self, item: InputItem) -> tuple[dict[Any, tuple[dict[str, Score], dict]], Any, tuple[bool, int],
                                                  dict, dict]:

@@ -36,6 +36,7 @@ from rouge2.scoring.scorer import DEFAULT_MEASURES, Scorer
 from rouge2.scoring.signature import data_versions, signature, signature_line
 from rouge2.stats.aggregate import STAT_NAMES, summarize
 from rouge2.stats.prf import Score
+from rouge2.synonyms.explain import MatchTable, coverage
 
 
 @dataclass
@@ -58,6 +59,11 @@ class Evaluation:
     resamples: int
     seed: int
     options: Options = field(repr=False, default_factory=Options)
+    #: with ``explain_synonyms=True``: the rows of ``synonym_matches.csv``
+    #: (``example_task`` is the prediction's 1-based number; ``example_system`` empty)
+    synonym_matches: list[dict[str, Any]] | None = field(repr=False, default=None)
+    #: with ``explain_synonyms=True``: per synonym source, its words, those in the data, those that fired
+    synonym_coverage: list[dict[str, Any]] | None = field(repr=False, default=None)
 
     def __getitem__(self, measure: str) -> dict[str, dict[str, Any]]:
         from rouge2.measures import canonical_measure
@@ -177,6 +183,23 @@ def _pair_scores(scorer: Scorer, measures: Any, pairs: list, phase: Any):
         yield scores, stats
 
 
+def _explained_scores(scorer: Scorer, pairs: list, table: MatchTable, words: set[str], phase: Any):
+    """``(scores, stats)`` of ``pairs`` through the per-pair path, noting the
+    synonym matches each measure used in ``table`` and the texts' words in ``words``."""
+    scores, stats = [], []
+    for i, (c, r) in enumerate(pairs):
+        per_measure, matches, seen = scorer.explained_stats(c, r)
+        words.update(seen)
+        for m, log in matches.items():
+            table.add(None, m, log, str(i + 1), "")
+        sc, st = scorer.combined(per_measure)
+        scores.append(sc)
+        stats.append(st)
+        if phase is not None:
+            phase.tick()
+    yield scores, stats
+
+
 def _phase(progress: Any, name: str, total: int, unit: str):
     """A progress phase (:class:`rouge2.run.progress.Phase`), or None without ``progress``."""
     return progress.phase(name, total, unit) if progress is not None else None
@@ -185,7 +208,7 @@ def _phase(progress: Any, name: str, total: int, unit: str):
 def evaluate(predictions: Sequence[Any], references: Sequence[Any],
              measures: Sequence[str] = DEFAULT_MEASURES, *, confidence: float = 0.95,
              resamples: int = 1000, seed: int = 0, options: Options | None = None,
-             progress: Any = None, **kwargs: Any) -> Evaluation:
+             progress: Any = None, explain_synonyms: bool = False, **kwargs: Any) -> Evaluation:
     """Score ``predictions`` against ``references`` and summarise the corpus.
 
     ``references[i]`` is the reference text of ``predictions[i]``, or a list of
@@ -193,7 +216,10 @@ def evaluate(predictions: Sequence[Any], references: Sequence[Any],
     (``stem=True``, ``sentences="splitter"``, ``multi_reference="best"``, ...).
     ``resamples=0`` gives means without intervals (each ``ci`` is None).  ``progress``: a
     :class:`rouge2.run.progress.Progress` for bars on stderr (scoring, then
-    bootstrap).
+    bootstrap).  ``explain_synonyms``: note which synonym pairs the
+    matchings used and each synonym source's coverage
+    (:attr:`Evaluation.synonym_matches`, :attr:`Evaluation.synonym_coverage`;
+    docs/synonym-experiments.md).
     """
     if isinstance(predictions, str):
         raise TypeError("predictions must be a list of texts, not one text")
@@ -218,7 +244,11 @@ def evaluate(predictions: Sequence[Any], references: Sequence[Any],
     per_summary: list[dict[str, Score]] = []
     all_stats: list[dict[str, list[PairStats]]] = []
     phase = _phase(progress, "scoring", len(preds), "summaries")
-    for scores, stats in _pair_scores(scorer, measures, list(zip(preds, refs)), phase):
+    table, words = MatchTable(), set()
+    explain = explain_synonyms and scorer.relation is not None
+    parts = _explained_scores(scorer, list(zip(preds, refs)), table, words, phase) if explain else \
+        _pair_scores(scorer, measures, list(zip(preds, refs)), phase)
+    for scores, stats in parts:
         per_summary.extend(scores)
         all_stats.extend(stats)
     if phase is not None:
@@ -231,8 +261,14 @@ def evaluate(predictions: Sequence[Any], references: Sequence[Any],
     line = signature_line(o, versions, counts[0] if len(counts) == 1 else "varies")
     settings = {"options": o.settings(), "measures": names, "confidence": confidence,
                 "resamples": resamples, "seed": seed}
+    explained: dict[str, Any] = {}
+    if explain:
+        explained = {"synonym_matches": table.rows(measures=names),
+                     "synonym_coverage": coverage(scorer.synonyms, words, table.pairs(None))}
+    elif explain_synonyms:  # no synonyms: nothing can fire
+        explained = {"synonym_matches": [], "synonym_coverage": []}
     return Evaluation(names, summary, per_summary, all_stats, line, signature(settings, versions),
-                      confidence, resamples, seed, o)
+                      confidence, resamples, seed, o, **explained)
 
 
 def _summary(names: list[str], per_summary: list[dict[str, Score]], confidence: float, resamples: int,

@@ -196,6 +196,20 @@ class Scorer:
         words = set(cand.surface).union(*(r.surface for r in refs))
         return stats, matches, words
 
+    def combined(self, per_measure: dict[str, list[tuple[PairStats, float]]]) -> tuple[
+            dict[str, Score], dict[str, list[PairStats]]]:
+        """The scores of :meth:`pair_stats`' result, each measure's references
+        combined by the ``multi_reference`` mode, and the statistics per reference."""
+        o = self.options
+        scores: dict[str, Score] = {}
+        stats: dict[str, list[PairStats]] = {}
+        for name, pairs in per_measure.items():
+            per_ref = [p[0] for p in pairs]
+            stats[name] = per_ref
+            scores[name] = combine(self.measures[name], per_ref, o.multi_reference, o.alpha,
+                                   [p[1] for p in pairs], o.rounding)
+        return scores, stats
+
     def score(self, candidate, references) -> dict[str, Score]:
         """Per canonical measure name: the :class:`Score` of ``candidate`` against ``references``."""
         check_text(candidate, "candidate")
