@@ -276,3 +276,17 @@ def test_a_metric_without_score_uses_the_measures_default():
     assert Metric.parse("rouge-1@x").score == "fmeasure"
     assert Metric.parse("rouge-topicuniq-nn|jj@x").score == "recall"
     assert Metric.parse("rouge-topicuniq-nn|jj/fmeasure").score == "fmeasure"
+
+
+def test_the_docs_example_is_what_the_example_config_prints(tmp_path):
+    """docs/synonym-experiments.md quotes the console of configs/planted-dictionary.yaml."""
+    from rouge2.cli.help import example_text
+    from rouge2.config.yaml_config import parse_config
+
+    text = example_text("planted-dictionary").replace("rouge2-results/", str(tmp_path) + "/")
+    result = run(parse_config(text, base=tmp_path), progress=False, stdout=open(tmp_path / "c.txt", "w"))
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "synonym-experiments.md").read_text()
+    quoted = docs[docs.index("what the variants changed"):docs.index("The dictionary raised")]
+    for line in quoted.splitlines():
+        if line.strip() and line != "..." and not line.startswith("```"):
+            assert line in result.console.splitlines(), line
