@@ -138,7 +138,8 @@ def test_stems_are_not_synonyms():
 def _grid_rows() -> list[tuple[str, str, str, str]]:
     """5 systems x 6 tasks of random texts over a vocabulary holding the planted words."""
     rng = random.Random(19)
-    vocab = "room chamber clean spotless staff personnel the a was kind bed view quiet".split()
+    vocab = ["room", "chamber", "clean", "spotless", "staff", "personnel", "the", "a", "was", "kind", "bed",
+             "view", "quiet"]
     out = []
     for t in range(6):
         ref = " ".join(rng.choice(vocab) for _ in range(12))

@@ -50,7 +50,7 @@ def effect_rows(cfg: Any, variants: Mapping[Any, Any]) -> list[dict[str, Any]]:
     """One row per (variant against baseline, measure, score): the columns of
     :data:`~rouge2.stats.effects.EFFECT_COLUMNS` (plus ``summaries``)."""
     resamples, confidence, seed = _bootstrap(cfg)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for base, var in effect_pairs(cfg):
         vb, vv = variants[base], variants[var]
         keys = [k for k in vb.pairs if k in vv.pairs]
@@ -74,7 +74,7 @@ def correlation_effects(cfg: Any, scores: Scores, judgments: Any, dimensions: li
     spec = cfg.meta_evaluation
     measures = spec.measures if spec.measures is not None else cfg.measures
     coefficients = tuple(c for c in COEFFICIENTS if c in spec.statistics) or COEFFICIENTS
-    rows = []
+    rows: list[dict[str, Any]] = []
     for base, var in effect_pairs(cfg):
         for m in measures:
             for score in spec.scores:
@@ -136,7 +136,7 @@ class Drilldown:
 
     def rows(self) -> list[dict[str, Any]]:
         """Per (variant, baseline, measure) in the run's order, the largest moves first."""
-        out = []
+        out: list[dict[str, Any]] = []
         for base, var in self.pairs:
             for m in self.scores:
                 heap = self.heaps.get((base, var, m), [])

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -183,10 +183,12 @@ def _pair_scores(scorer: Scorer, measures: Any, pairs: list, phase: Any):
         yield scores, stats
 
 
-def _explained_scores(scorer: Scorer, pairs: list, table: MatchTable, words: set[str], phase: Any):
+def _explained_scores(scorer: Scorer, pairs: list[Any], table: MatchTable, words: set[str],
+                      phase: Any) -> Iterator[tuple[list[dict[str, Score]], list[dict[str, list[PairStats]]]]]:
     """``(scores, stats)`` of ``pairs`` through the per-pair path, noting the
     synonym matches each measure used in ``table`` and the texts' words in ``words``."""
-    scores, stats = [], []
+    scores: list[dict[str, Score]] = []
+    stats: list[dict[str, list[PairStats]]] = []
     for i, (c, r) in enumerate(pairs):
         per_measure, matches, seen = scorer.explained_stats(c, r)
         words.update(seen)
@@ -198,6 +200,30 @@ def _explained_scores(scorer: Scorer, pairs: list, table: MatchTable, words: set
         if phase is not None:
             phase.tick()
     yield scores, stats
+
+
+def _scored(scorer: Scorer, measures: Any, pairs: list[Any], phase: Any, explain_synonyms: bool) -> tuple[
+        list[dict[str, Score]], list[dict[str, list[PairStats]]], dict[str, Any]]:
+    """Every pair's scores and statistics, and with ``explain_synonyms`` the
+    :class:`Evaluation` fields ``synonym_matches`` and ``synonym_coverage``."""
+    per_summary: list[dict[str, Score]] = []
+    all_stats: list[dict[str, list[PairStats]]] = []
+    table, words = MatchTable(), set[str]()
+    explain = explain_synonyms and scorer.relation is not None
+    parts = _explained_scores(scorer, pairs, table, words, phase) if explain else \
+        _pair_scores(scorer, measures, pairs, phase)
+    for scores, stats in parts:
+        per_summary.extend(scores)
+        all_stats.extend(stats)
+    if phase is not None:
+        phase.close()
+    explained: dict[str, Any] = {}
+    if explain and scorer.synonyms is not None:
+        explained = {"synonym_matches": table.rows(measures=list(scorer.measures)),
+                     "synonym_coverage": coverage(scorer.synonyms, words, table.pairs(None))}
+    elif explain_synonyms:  # no synonyms: nothing can fire
+        explained = {"synonym_matches": [], "synonym_coverage": []}
+    return per_summary, all_stats, explained
 
 
 def _phase(progress: Any, name: str, total: int, unit: str):
@@ -241,18 +267,8 @@ def evaluate(predictions: Sequence[Any], references: Sequence[Any],
                       MultiReferenceNote, stacklevel=2)
     if scorer.tagger is not None:
         scorer.prefetch([*preds, *(x for r in refs for x in r)])
-    per_summary: list[dict[str, Score]] = []
-    all_stats: list[dict[str, list[PairStats]]] = []
     phase = _phase(progress, "scoring", len(preds), "summaries")
-    table, words = MatchTable(), set()
-    explain = explain_synonyms and scorer.relation is not None
-    parts = _explained_scores(scorer, list(zip(preds, refs)), table, words, phase) if explain else \
-        _pair_scores(scorer, measures, list(zip(preds, refs)), phase)
-    for scores, stats in parts:
-        per_summary.extend(scores)
-        all_stats.extend(stats)
-    if phase is not None:
-        phase.close()
+    per_summary, all_stats, explained = _scored(scorer, measures, list(zip(preds, refs)), phase, explain_synonyms)
     names = list(scorer.measures)
     summary = _summary(names, per_summary, confidence, resamples, seed,
                        _phase(progress, "bootstrap", len(names), "measures") if resamples else None)
@@ -261,12 +277,6 @@ def evaluate(predictions: Sequence[Any], references: Sequence[Any],
     line = signature_line(o, versions, counts[0] if len(counts) == 1 else "varies")
     settings = {"options": o.settings(), "measures": names, "confidence": confidence,
                 "resamples": resamples, "seed": seed}
-    explained: dict[str, Any] = {}
-    if explain:
-        explained = {"synonym_matches": table.rows(measures=names),
-                     "synonym_coverage": coverage(scorer.synonyms, words, table.pairs(None))}
-    elif explain_synonyms:  # no synonyms: nothing can fire
-        explained = {"synonym_matches": [], "synonym_coverage": []}
     return Evaluation(names, summary, per_summary, all_stats, line, signature(settings, versions),
                       confidence, resamples, seed, o, **explained)
 

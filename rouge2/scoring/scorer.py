@@ -186,7 +186,8 @@ class Scorer:
             if rel is None:
                 stats[name] = [m.stats_and_key(cand, r) for r in refs]
                 continue
-            rel.log = log = Counter()
+            log: Counter = Counter()
+            rel.log = log
             try:
                 stats[name] = [m.stats_and_key(cand, r) for r in refs]
             finally:
