@@ -291,3 +291,32 @@ def test_the_docs_example_is_what_the_example_config_prints(tmp_path):
     for line in quoted.splitlines():
         if line.strip() and line != "..." and not line.startswith("```"):
             assert line in result.console.splitlines(), line
+
+
+def test_explaining_changes_no_number_and_counts_what_synonyms_add():
+    """On random texts and dictionaries: the explained statistics equal the
+    plain path's, and ROUGE-1's synonym matches lie between what synonyms
+    add to the hit and the whole hit (exact matches are at most the plain hit)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    words = st.sampled_from(["w%d" % i for i in range(8)])
+    texts = st.lists(words, min_size=1, max_size=10).map(" ".join)
+    groups = st.lists(st.lists(words, min_size=2, max_size=3, unique=True), min_size=1, max_size=4)
+
+    @settings(max_examples=80, deadline=None)
+    @given(texts, st.lists(texts, min_size=1, max_size=3), groups)
+    def check(cand, refs, dictionary):
+        measures = ["rouge-1", "rouge-2", "rouge-l", "rouge-w-1.2", "rouge-su4"]
+        sc = Scorer(measures, synonyms=dictionary)
+        plain = Scorer(["rouge-1"])
+        stats, matches, _ = sc.explained_stats(cand, refs)
+        assert stats == sc.pair_stats(cand, refs)
+        hit = sum(s.hit for s, _ in stats["rouge-1"])
+        base_hit = sum(s.hit for s, _ in plain.pair_stats(cand, refs)["rouge-1"])
+        fired = sum(matches.get("rouge-1", Counter()).values())
+        assert hit - base_hit <= fired <= hit
+        for log in matches.values():
+            assert all(r != c and k > 0 for (r, c), k in log.items())
+
+    check()
