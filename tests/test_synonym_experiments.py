@@ -320,3 +320,26 @@ def test_explaining_changes_no_number_and_counts_what_synonyms_add():
             assert all(r != c and k > 0 for (r, c), k in log.items())
 
     check()
+
+
+def test_the_matching_noted_does_not_depend_on_hash_order(tmp_path):
+    """Related words come from sets, whose order changes with PYTHONHASHSEED;
+    the matching explained (not only its size) must not."""
+    sample = Path(__file__).resolve().parents[1] / "resources" / "samples" / "summeval-mini.jsonl"
+    rows = [json.loads(line) for line in sample.read_text().splitlines()[:8]]
+    (tmp_path / "in.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    got = []
+    for seed in ("1", "2"):
+        cfg = tmp_path / f"run{seed}.yaml"
+        cfg.write_text(f"""
+inputs: {{format: jsonl, path: {tmp_path / 'in.jsonl'}}}
+measures: [rouge-1, rouge-2, rouge-w-1.2]
+preprocess: {{synonyms: true}}
+outputs: {{dir: {tmp_path / seed}, console: false}}
+""")
+        env = {**__import__("os").environ, "PYTHONHASHSEED": seed}
+        proc = subprocess.run([sys.executable, "-m", "rouge2", "run", str(cfg)], env=env,
+                              capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+        got.append((tmp_path / seed / "synonym_matches.csv").read_text())
+    assert got[0] == got[1] and len(got[0].splitlines()) > 20

@@ -67,27 +67,42 @@ def effect_rows(cfg: Any, variants: Mapping[Any, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def correlation_effects(cfg: Any, scores: Scores, judgments: Any, dimensions: list[str]) -> list[dict[str, Any]]:
+def correlation_effects(cfg: Any, scores: Scores, judgments: Any, dimensions: list[str],
+                        known: Iterable[Mapping[str, Any]] = ()) -> list[dict[str, Any]]:
     """With ``meta_evaluation:``: per (variant against baseline, measure,
-    score, level, dimension, coefficient), the change in the correlation
-    with the human scores, its paired bootstrap interval and permutation p."""
+    level, dimension, coefficient), on the measure's compared score (or the
+    first of ``meta_evaluation.scores`` when that is not among them), the
+    change in the correlation with the human scores, its paired bootstrap
+    interval and permutation p.  ``known``: the run's correlation
+    comparisons; a pair of metrics they already tested (same settings) is
+    taken from them, not computed again."""
     spec = cfg.meta_evaluation
     measures = spec.measures if spec.measures is not None else cfg.measures
     coefficients = tuple(c for c in COEFFICIENTS if c in spec.statistics) or COEFFICIENTS
+    done = {(r["a"], r["b"], r["level"], r["dimension"]): r for r in known if r.get("test") == "permutation"}
     rows: list[dict[str, Any]] = []
     for base, var in effect_pairs(cfg):
         for m in measures:
-            for score in spec.scores:
-                ta, tb = scores.table(Metric(m, score, var)), scores.table(Metric(m, score, base))
-                for level in spec.levels:
-                    for dim in dimensions:
-                        r = compare_correlations(ta, tb, judgments.scores[dim], level,
-                                                 permutation=spec.permutation, resampling=spec.resampling,
-                                                 resamples=spec.resamples, confidence=spec.confidence,
-                                                 seed=spec.seed, coefficients=coefficients).to_dict()
-                        rows.extend(_correlation_row(var, base, m, score, level, dim, c, r[c])
-                                    for c in coefficients if c in r)
+            score = compared_score(cfg, m)
+            a, b = Metric(m, score, var), Metric(m, score, base)
+            for level in spec.levels:
+                for dim in dimensions:
+                    r = done.get((str(a), str(b), level, dim)) or compare_correlations(
+                        scores.table(a), scores.table(b), judgments.scores[dim], level,
+                        permutation=spec.permutation, resampling=spec.resampling, resamples=spec.resamples,
+                        confidence=spec.confidence, seed=spec.seed, coefficients=coefficients).to_dict()
+                    rows.extend(_correlation_row(var, base, m, score, level, dim, c, r[c])
+                                for c in coefficients if c in r)
     return rows
+
+
+def compared_score(cfg: Any, measure: str) -> str:
+    """The score a measure's correlation changes are given for: its compared
+    score (``compare.score`` or its default) when ``meta_evaluation.scores``
+    has it, else the first of those."""
+    asked = cfg.meta_evaluation.scores
+    score = run_compare.measure_score(cfg, measure)
+    return score if score in asked else asked[0]
 
 
 def _correlation_row(var: str, base: str, m: str, score: str, level: str, dim: str, c: str,
@@ -178,11 +193,8 @@ def _effect_lines(cfg: Any, effects: list[dict[str, Any]], limit: int) -> list[s
 
 
 def _correlation_lines(cfg: Any, correlations: list[dict[str, Any]], limit: int) -> list[str]:
-    asked = cfg.meta_evaluation.scores
-    scores = {m: (s if s in asked else asked[0]) for m in cfg.measures
-              for s in (run_compare.measure_score(cfg, m),)}
     first = correlations[0]["coefficient"]
-    shown = [c for c in correlations if c["score"] == scores.get(c["measure"]) and c["coefficient"] == first]
+    shown = [c for c in correlations if c["coefficient"] == first]
     head = ["variant", "measure", "level", "dimension", f"{first} base", "variant", "delta", "CI", "p"]
     body = [[c["variant"], f"{c['measure']} {_short(c['score'])}", c["level"], c["dimension"],
              _fmt(c["baseline_correlation"]), _fmt(c["variant_correlation"]), _fmt(c["correlation_delta"]),

@@ -440,7 +440,8 @@ def _meta_evaluate(cfg: RunConfig, result: RunResult, judgments, progress: Progr
         result.correlation_comparisons = comparisons(scores, judgments, spec)
         if cfg.variants:
             dims = list(spec.dimensions) if spec.dimensions is not None else judgments.dimensions
-            result.effect_correlations = run_effects.correlation_effects(cfg, scores, judgments, dims)
+            result.effect_correlations = run_effects.correlation_effects(cfg, scores, judgments, dims,
+                                                                         result.correlation_comparisons)
     except UserError as exc:
         raise UserError(f"{cfg.source}: meta_evaluation: {exc}") from None
 

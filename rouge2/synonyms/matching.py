@@ -102,7 +102,19 @@ def max_matching(
     syn_edges = [(u, v) for u, v in syn_edges if u in cand and v in ref]
     if not syn_edges:
         return total + clipped_hits(cand, ref)
-    return total + _max_flow(cand, ref, syn_edges, _recorder(related))
+    record = _recorder(related)
+    if record is not None:  # explaining: the same matching on every run (sets iterate in hash order)
+        syn_edges = _in_text_order(syn_edges, cand, ref)
+    return total + _max_flow(cand, ref, syn_edges, record)
+
+
+def _in_text_order(edges: list[tuple[U, U]], cand: Mapping[U, Any], ref: Mapping[U, Any]) -> list[tuple[U, U]]:
+    """``edges`` sorted by the order of their units in ``cand`` and ``ref``
+    (first occurrence in the text), so the matching found does not depend on
+    the order of a set."""
+    c_pos = {u: i for i, u in enumerate(cand)}
+    r_pos = {v: j for j, v in enumerate(ref)}
+    return sorted(edges, key=lambda e: (c_pos[e[0]], r_pos[e[1]]))
 
 
 def larger_hit(relation: Any, synonym_hit: Callable[[], float], plain_hit: Callable[[], float],
@@ -273,7 +285,7 @@ def ordered_matching(
     rem = {u: c for u, c in cand_counts.items() if c > 0}
     if not rem or not ref_seq:
         return out
-    adj = _reference_neighbours(rem, dict.fromkeys(ref_seq, 1), related)
+    adj = _reference_neighbours(rem, dict.fromkeys(ref_seq, 1), related, _recorder(related) is not None)
     users: dict[U, dict[U, int]] = {u: {} for u in rem}  # candidate unit -> {reference unit: matched}
     for k, v in enumerate(ref_seq):
         first = adj[v]
@@ -296,9 +308,10 @@ def ordered_matching(
 
 
 def _reference_neighbours(rem: dict[U, int], ref_types: dict[U, int],
-                          related: Callable[[U, U], bool] | None) -> dict[U, list[U]]:
+                          related: Callable[[U, U], bool] | None, ordered: bool = False) -> dict[U, list[U]]:
     """Reference unit -> the candidate units it may match: itself first, if the
-    candidate has it, then the related ones."""
+    candidate has it, then the related ones (``ordered``: in the candidate's
+    order, so the matching found does not depend on the order of a set)."""
     adj: dict[U, list[U]] = {v: ([v] if v in rem else []) for v in ref_types}
     if related is not None:
         pairs = getattr(related, "pairs", None)
@@ -306,6 +319,8 @@ def _reference_neighbours(rem: dict[U, int], ref_types: dict[U, int],
             edges = pairs(rem, ref_types)
         else:
             edges = [(u, v) for u in rem for v in ref_types if u != v and related(u, v)]
+        if ordered:
+            edges = _in_text_order(list(edges), rem, ref_types)
         for u, v in edges:
             if u != v:
                 adj[v].append(u)
