@@ -43,6 +43,7 @@ from typing import Any
 from rouge2.io.atomic import deferred_signals
 from rouge2.io.inputs import InputItem
 from rouge2.io.topic_report import TopicCoverage
+from rouge2.measures.aspect_coverage import AspectCoverage
 from rouge2.measures.base import PairStats
 from rouge2.scoring.batch import CHUNK, batch_plan
 from rouge2.scoring.options import Options
@@ -62,7 +63,8 @@ class PairScorer:
     statistics against each reference and the combined score; the topic
     coverage (under the first set) when the report is on."""
 
-    def __init__(self, measures: tuple[str, ...], option_sets, report_topics: str | None):
+    def __init__(self, measures: tuple[str, ...], option_sets, report_topics: str | tuple | None,
+                 frequencies: dict | None = None):
         if isinstance(option_sets, Options):
             option_sets = ((None, option_sets),)
         analyzers: dict[tuple, Any] = {}
@@ -79,7 +81,40 @@ class PairScorer:
         self.batched = any(p is not None for p in self.plans.values())
         self.coverage = None
         if report_topics is not None:
-            self.coverage = TopicCoverage(self.scorer, report_topics)
+            # "spec" or ("spec", variant): the report shows that variant (default: the first)
+            spec, variant = report_topics if isinstance(report_topics, tuple) else (report_topics, None)
+            self.coverage = TopicCoverage(self.scorers.get(variant, self.scorer), spec)
+        #: per variant, its per-aspect analysis (runs with an aspect lexicon)
+        self.aspects = {name: AspectCoverage(sc) for name, sc in self.scorers.items()
+                        if sc.options.aspects != "none"}
+        if frequencies is not None:
+            self.apply(frequencies)
+
+    # -- topic_weights: idf over the run's references ------------------------
+    @property
+    def weighted(self) -> bool:
+        """Whether a measure or the aspect analysis weighs units by idf."""
+        return any(sc.weighted for sc in self.scorers.values()) or any(
+            a.weighted for a in self.aspects.values())
+
+    def frequencies(self, references) -> dict:
+        """Per variant, the document frequencies its weights need, over
+        ``references`` (an iterable of reference texts, read once)."""
+        refs = list(references) if not isinstance(references, list) else references
+        out: dict = {}
+        for name, sc in self.scorers.items():
+            entry: dict = {"measures": sc.frequencies(refs) if sc.weighted else {}}
+            if name in self.aspects and self.aspects[name].weighted:
+                entry["aspects"] = self.aspects[name].frequencies_of(refs)
+            out[name] = entry
+        return out
+
+    def apply(self, frequencies: dict) -> None:
+        """Give every variant the document frequencies of :meth:`frequencies`."""
+        for name, entry in frequencies.items():
+            self.scorers[name].fit(frequencies=entry["measures"])
+            if "aspects" in entry:
+                self.aspects[name].fit(entry["aspects"])
 
     @staticmethod
     def _score(sc: Scorer, item: InputItem) -> tuple[dict[str, Score], dict[str, list[PairStats]]]:
@@ -94,7 +129,7 @@ class PairScorer:
                                    [p[1] for p in pairs], o.rounding)
         return scores, stats
 
-    def __call__(self, item: InputItem) -> tuple[dict[Any, tuple[dict[str, Score], dict]], Any, tuple[bool, int]]:
+    def __call__(self, item: InputItem) -> tuple[dict[Any, tuple[dict[str, Score], dict]], Any, tuple[bool, int], dict]:
         per_variant = {name: self._score(sc, item) for name, sc in self.scorers.items()}
         return self._finish(item, per_variant, None)
 
@@ -137,7 +172,9 @@ class PairScorer:
             analyzer = self.scorer.analyzer
             empty = (analyzer.analyze(item.candidate, cache=False).is_empty,
                      sum(1 for r in item.references if analyzer.analyze(r).is_empty))
-        return per_variant, cov, empty
+        aspects = {name: a.pair(item.task, item.system, item.candidate, list(item.references))
+                   for name, a in self.aspects.items()}
+        return per_variant, cov, empty, aspects
 
 
 def _text(t) -> str:
@@ -201,9 +238,9 @@ def quiet_signals() -> None:
                     pass
 
 
-def _init_worker(measures, option_sets, report_topics) -> None:
+def _init_worker(measures, option_sets, report_topics, frequencies=None) -> None:
     global _WORKER
-    _WORKER = PairScorer(measures, option_sets, report_topics)
+    _WORKER = PairScorer(measures, option_sets, report_topics, frequencies)
 
 
 def _score_chunk(chunk: list[InputItem]) -> list:

@@ -31,6 +31,18 @@ tagger             ``spacy``, ``spacy:<pipeline>``,            ``spacy``
                    ``pretagged``, a Tagger (topic measures)
 topic_auxiliaries  verb-tagged auxiliaries (is, was, has) are  ``False``
                    topic words (topic measures)
+topic_weights      ``none``, ``idf`` (topic and aspect         ``none``
+                   measures: generic words weigh less)
+aspects            an aspect lexicon: a folder of              ``none``
+                   ``<aspect>.txt``, a YAML or TSV file,
+                   ``<format>:<path>``, a mapping
+aspect_top         entries kept per aspect (largest weight)    0 (all)
+aspect_min_mentions  hits that make an aspect mentioned        1
+aspect_lemmas      lexicon words match inflected forms         ``False``
+aspect_synonyms    lexicon words match the run's synonyms      ``False``
+aspect_assign      ``sentence``: a sentence's hits count for     ``sentence``
+                   its most-hit aspect(s); ``word``: for every
+                   aspect listing the word
 multi_reference    ``pooled``, ``best``, ``average``, ``max-f``  ``pooled``
 alpha / beta       F = PR/((1-α)P + αR); α = 1/(1+β²)          α = 0.5
 rounding           ``none``, ``rouge155``                      ``none``
@@ -48,7 +60,10 @@ from rouge2.analysis.sentences import SENTENCES
 from rouge2.analysis.stem import STEMMERS
 from rouge2.analysis.stopwords import STOPWORDS, canonical_stopwords
 from rouge2.analysis.tokenize import TOKENIZERS
+from rouge2.aspects.lexicon import LEXICON_FORMATS, canonical_lexicon
+from rouge2.aspects.match import ASSIGN
 from rouge2.errors import UserError
+from rouge2.measures.weights import TOPIC_WEIGHTS
 from rouge2.pos.tagger import TAGGERS, Tagger
 from rouge2.registry import Registry, suggest
 from rouge2.stats.combine import MULTI_REFERENCE
@@ -71,6 +86,13 @@ class Options:
     synonym_lemmas: bool = True
     tagger: Any = "spacy"
     topic_auxiliaries: bool = False
+    topic_weights: str = "none"
+    aspects: Any = "none"
+    aspect_top: int = 0
+    aspect_min_mentions: int = 1
+    aspect_lemmas: bool = False
+    aspect_synonyms: bool = False
+    aspect_assign: str = "sentence"
     multi_reference: str = "pooled"
     alpha: float = 0.5
     rounding: str = "none"
@@ -251,6 +273,27 @@ def _limit(key: str):
     return norm
 
 
+def _count(key: str, minimum: int):
+    def norm(value: Any) -> int:
+        if isinstance(value, str) and value.strip().isdigit():
+            value = int(value)
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+            raise UserError(f"expected a whole number, {minimum} or more, got {value!r}")
+        return value
+    return norm
+
+
+def _choice(key: str, choices: tuple[str, ...]):
+    def norm(value: Any) -> str:
+        text = value.strip().lower() if isinstance(value, str) else value
+        if text not in choices:
+            raise UserError(f"expected one of {', '.join(choices)}, got {value!r}")
+        return text
+    return norm
+
+
 def _alpha(value: Any) -> float:
     a = _number("alpha", value)
     if not 0.0 <= a <= 1.0:
@@ -290,6 +333,8 @@ REGISTRY_OPTIONS: dict[str, Registry] = {
     "tagger": TAGGERS,
     "multi_reference": MULTI_REFERENCE,
     "rounding": ROUNDING,
+    "topic_weights": TOPIC_WEIGHTS,
+    "aspects": LEXICON_FORMATS,
 }
 
 _NORMALIZERS = {
@@ -302,6 +347,13 @@ _NORMALIZERS = {
     "synonym_lemmas": _bool("synonym_lemmas"),
     "tagger": _tagger,
     "topic_auxiliaries": _bool("topic_auxiliaries"),
+    "topic_weights": _name(TOPIC_WEIGHTS, "topic_weights"),
+    "aspects": canonical_lexicon,
+    "aspect_top": _count("aspect_top", 0),
+    "aspect_min_mentions": _count("aspect_min_mentions", 1),
+    "aspect_lemmas": _bool("aspect_lemmas"),
+    "aspect_synonyms": _bool("aspect_synonyms"),
+    "aspect_assign": _choice("aspect_assign", ASSIGN),
     "alpha": _alpha,
     "language": _language,
 }
@@ -314,4 +366,6 @@ def _plain(value: Any) -> Any:
         return sorted(value)
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
-    return f"custom:{getattr(value, '__qualname__', type(value).__name__)}"
+    name = f"custom:{getattr(value, '__qualname__', type(value).__name__)}"
+    signature = getattr(value, "signature", None)  # a lexicon given as an object: its data hash
+    return f"{name}@{signature}" if isinstance(signature, str) else name
