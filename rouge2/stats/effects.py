@@ -81,7 +81,7 @@ def effect_table(effects: list[dict[str, Any]], correlations: list[dict[str, Any
     """The rows of ``variant_effects.csv``: each effect row, repeated per
     correlation change of its (variant, baseline, measure, score) when there
     are any (with ``meta_evaluation:``)."""
-    by_key: dict[tuple, list[dict[str, Any]]] = {}
+    by_key: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
     for c in correlations:
         by_key.setdefault((c["variant"], c["baseline"], c["measure"], c["score"]), []).append(c)
     out = []
