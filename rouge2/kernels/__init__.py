@@ -49,6 +49,12 @@ measures or options, only of strings and integer ids.
 ``words_below(words, n)``, ``signed_sums(diffs, words, n)``
     ``random.Random.randrange(n)`` and ``random() < 0.5`` coins from raw
     Mersenne Twister words drawn in bulk (:mod:`rouge2.stats.resample`).
+``rouge_score_counts(target, prediction, orders, lcs, lsum, stem)``, ``nltk_porter_stem(word)``
+    the rouge-score drop-in's tokens, n-gram hits, LCS and rougeLsum hits in
+    one call per pair, and nltk's Porter stemmer (``rouge_score.h``;
+    definitions in :mod:`rouge2.kernels.rouge_score` and
+    :mod:`rouge2.analysis.porter_nltk`); ``nltk_porter_stem`` is None on the
+    Python path.
 ``mt_words(state, m)``, ``mt_bootstrap_sums(state, values, rows)``, ``mt_signed_sums(state, diffs, rows)``
     the same, generating the Mersenne Twister words from a
     ``random.Random`` state (returning the advanced state), in C only
@@ -60,6 +66,7 @@ from __future__ import annotations
 import os
 
 from rouge2.kernels import python
+from rouge2.kernels import rouge_score as _py_rouge_score
 from rouge2.kernels.python import (  # Perl's drand48
     DRAND48_A,
     DRAND48_C,
@@ -137,6 +144,10 @@ class BatchKernels:
         return f"<BatchKernels {self.name}>"
 
 
+#: the rouge-score drop-in's kernels (rouge_score.h), from an extension that has them
+rouge_score_counts = getattr(_C, "rouge_score_counts", _py_rouge_score.rouge_score_counts)
+nltk_porter_stem = getattr(_C, "nltk_porter_stem", None)
+
 #: the pure-Python batch kernels (the definition) and the chosen ones
 PY_BATCH = BatchKernels(python, "python")
 BATCH = BatchKernels(_C, "c") if _C is not None else PY_BATCH
@@ -164,6 +175,7 @@ __all__ = [
     "mt_signed_sums",
     "mt_words",
     "ngram_hits",
+    "nltk_porter_stem",
     "packed_ngrams",
     "perl_resample_table",
     "porter155_stem",
@@ -174,6 +186,7 @@ __all__ = [
     "py_token_ids",
     "rouge155_stemmer",
     "rouge155_tokens",
+    "rouge_score_counts",
     "signed_sums",
     "token_ids",
     "words_below",

@@ -30,9 +30,13 @@ F-measure
     The score against each target; per type, the first target with the
     highest F.
 
-Counting goes through :mod:`rouge2.kernels` (C when built): tokens are
-interned as ints, then ``ngram_hits``, ``lcs_length`` and the LCS-traceback
-masks do the work.
+Counting goes through :mod:`rouge2.kernels` (C when built).  With the
+default tokenizer, ``rouge_score_counts`` tokenizes, stems and counts a pair
+in one call (rouge-score's tokens are the ASCII letter and digit runs of
+``str.lower()`` of the text, which is the text itself when it is ASCII), and
+``rouge_score_sentences`` gives rougeLsum's per-line ids; a user tokenizer's
+tokens are interned as ints for ``ngram_hits``, ``lcs_length`` and the
+LCS-traceback masks.
 
 Differences from rouge-score, all on mistakes: a bad rouge type raises
 ``ValueError`` (a :class:`rouge2.UserError` too) when the scorer is built,
@@ -46,10 +50,19 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from rouge2.analysis.porter_nltk import nltk_porter_stem
 from rouge2.analysis.rouge_score_text import rouge_score_tokens
 from rouge2.compat.errors import CompatTypeError, CompatValueError, SentenceDataMissing
 from rouge2.compat.rouge_score import scoring, tokenizers
-from rouge2.kernels import lcs_length, lcs_marks, lcs_marks_small, ngram_hits, position_masks, token_ids
+from rouge2.kernels import (
+    lcs_length,
+    lcs_marks,
+    lcs_marks_small,
+    ngram_hits,
+    position_masks,
+    rouge_score_counts,
+    token_ids,
+)
 
 __all__ = ["RougeScorer"]
 
@@ -59,6 +72,8 @@ _ROUGE_N = re.compile(r"rouge[0-9]\n?\Z")
 
 _Score = scoring.Score
 _fmeasure = scoring.fmeasure
+_ZERO = _Score(0, 0, 0)  # rouge-score's score of an empty text (ints)
+_new_tuple = tuple.__new__
 
 
 def _parse_types(rouge_types) -> tuple:
@@ -181,6 +196,57 @@ def _summary_lcs_score(ref_sents, cand_sents):
     return _Score(precision, recall, _fmeasure(precision, recall))
 
 
+def _fold(text, what: str) -> str:
+    """``text`` as the counting kernel takes it: rouge-score lowercases a str
+    with ``str.lower()`` (a no-op beyond A-Z on ASCII, which the kernel
+    lowercases itself) and a bytes text as bytes before decoding it."""
+    if isinstance(text, str):
+        return text if text.isascii() else text.lower()
+    if isinstance(text, bytes):
+        return text.decode("utf-8")
+    raise CompatTypeError(f"the {what} must be a string, not {type(text).__name__}")
+
+
+class _Counts:
+    """What ``rouge_score_counts`` is asked for a tuple of rouge types, and the scores from its answer."""
+
+    __slots__ = ("items", "lcs", "lsum", "orders", "whole")
+
+    def __init__(self, plan: tuple):
+        orders = tuple(dict.fromkeys(n for _, n in plan if n > 0))
+        self.orders = orders
+        self.lcs = any(n == 0 for _, n in plan)
+        self.lsum = any(n == -1 for _, n in plan)
+        self.whole = bool(orders) or self.lcs  # whole texts are counted
+        # where each type's count is: 2 + the order's index, the LCS after the orders
+        self.items = tuple((name, n, 2 + (orders.index(n) if n > 0 else len(orders))) for name, n in plan)
+
+    def scores(self, counts, lines) -> dict:
+        """``{rouge type: Score}`` from ``counts`` (target tokens, prediction
+        tokens, hits...) and ``lines`` (rougeLsum's tokens and hits, at 0, 1, -1)."""
+        lt = counts[0]
+        lp = counts[1]
+        out = {}
+        for name, n, i in self.items:
+            if n > 0:
+                hits = counts[i]
+                precision = hits / (lp - n + 1 if lp >= n else 1)
+                recall = hits / (lt - n + 1 if lt >= n else 1)
+            elif n == 0 and lt and lp:
+                precision = counts[i] / lp
+                recall = counts[i] / lt
+            elif n < 0 and lines[0] and lines[1]:
+                precision = lines[-1] / lines[1]
+                recall = lines[-1] / lines[0]
+            else:
+                out[name] = _ZERO
+                continue
+            # scoring.fmeasure, inlined (the same float), and Score without its Python __new__
+            fmeasure = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
+            out[name] = _new_tuple(_Score, (precision, recall, fmeasure))
+        return out
+
+
 class RougeScorer(scoring.BaseScorer):
     """rouge-score's ``RougeScorer``: the same arguments, methods and floats.
 
@@ -204,6 +270,7 @@ class RougeScorer(scoring.BaseScorer):
             )
         self._tokenizer = tokenizer
         self._split_summaries = split_summaries
+        self._counts = _Counts(self._plan)
 
     # -- helpers ---------------------------------------------------------
 
@@ -213,6 +280,7 @@ class RougeScorer(scoring.BaseScorer):
         if key != self._plan_key:
             self._plan = _parse_types(self.rouge_types)
             self._plan_key = key
+            self._counts = _Counts(self._plan)
         return self._plan
 
     def _tokenize(self, text, what: str):
@@ -235,6 +303,47 @@ class RougeScorer(scoring.BaseScorer):
     def score(self, target, prediction) -> dict:
         """Scores of ``prediction`` against ``target`` (note the order), by rouge type."""
         plan = self._types()
+        tok = self._tokenizer
+        if type(tok) is not tokenizers.DefaultTokenizer:
+            return self._score_tokens(plan, target, prediction)
+        stem = nltk_porter_stem if tok.use_stemmer else None
+        counts = self._counts
+        if counts.lsum:
+            return self._score_lines(target, prediction, stem)
+        if not (type(target) is str and target.isascii()):
+            target = _fold(target, "target")
+        if not (type(prediction) is str and prediction.isascii()):
+            prediction = _fold(prediction, "prediction")
+        return counts.scores(rouge_score_counts(target, prediction, counts.orders, counts.lcs, False, stem), None)
+
+    def _score_lines(self, target, prediction, stem) -> dict:
+        """:meth:`score` with rougeLsum among the types (and the default tokenizer):
+        one kernel call, or two when rougeLsum's sentences are not the lines of
+        the texts the other types count (``split_summaries``, bytes texts)."""
+        plan = self._counts
+        t_lines = self._lines(target, "target")
+        p_lines = self._lines(prediction, "prediction")
+        if not plan.whole:
+            lines = rouge_score_counts(t_lines, p_lines, (), False, True, stem)
+            return plan.scores(lines, lines)
+        t_text = _fold(target, "target")
+        p_text = _fold(prediction, "prediction")
+        if t_lines == t_text and p_lines == p_text:
+            counts = rouge_score_counts(t_text, p_text, plan.orders, plan.lcs, True, stem)
+            return plan.scores(counts, counts)
+        counts = rouge_score_counts(t_text, p_text, plan.orders, plan.lcs, False, stem)
+        return plan.scores(counts, rouge_score_counts(t_lines, p_lines, (), False, True, stem))
+
+    def _lines(self, text, what: str) -> str:
+        """rougeLsum's sentences of ``text``, one a line, as the kernel takes them."""
+        if self._split_summaries:
+            text = "\n".join(s.replace("\n", " ") for s in _sent_tokenize(text))
+        else:
+            text = _as_text(text, what)
+        return text if text.isascii() else text.lower()
+
+    def _score_tokens(self, plan, target, prediction) -> dict:
+        """:meth:`score` with a user tokenizer: its tokens interned, then the kernels."""
         vocab: dict = {}
         if len(plan) == 1 and plan[0][1] == -1:
             t_ids = p_ids = None  # rougeLsum alone: whole texts are not tokenized
