@@ -9,9 +9,7 @@ run used, so two runs with the same signature read the same data.
 
 from __future__ import annotations
 
-import hashlib
 from functools import cache
-from importlib import resources as _resources
 from pathlib import Path
 
 from rouge2.errors import UserError
@@ -26,6 +24,10 @@ def read_resource(*parts: str) -> bytes:
     "adj.exc")``.  Before the package is installed, the ``resources/``
     folder of the source tree is used instead.
     """
+    # lazy: importlib.resources (with tempfile, zipfile) and hashlib cost start-up
+    # time that scoring without a shipped file never needs
+    from importlib import resources as _resources
+
     try:
         node = _resources.files("rouge2.resources")
         for part in parts:
@@ -46,4 +48,6 @@ def read_resource(*parts: str) -> bytes:
 @cache
 def resource_sha256(*parts: str) -> str:
     """``sha256:<hex>`` of a shipped file (computed once per process)."""
+    import hashlib  # lazy: see read_resource
+
     return "sha256:" + hashlib.sha256(read_resource(*parts)).hexdigest()
