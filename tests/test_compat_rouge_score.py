@@ -43,7 +43,7 @@ def kernel_path(path: str):
         "lcs_length": kernels.py_lcs_length,
         "token_ids": kernels.py_token_ids,
         "lcs_marks_small": None,
-        "rouge_score_counts": py_rouge_score_kernels.rouge_score_counts,
+        "rouge_score_prf": py_rouge_score_kernels.rouge_score_prf,
     }
     saved = {name: getattr(rouge_scorer, name) for name in names}
     if path == "python":
@@ -551,14 +551,16 @@ kernel_text = st.one_of(
 )
 
 
-@pytest.mark.skipif(kernels.rouge_score_counts is py_rouge_score_kernels.rouge_score_counts,
+@pytest.mark.skipif(kernels.rouge_score_prf is py_rouge_score_kernels.rouge_score_prf,
                     reason="C kernels not built")
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(kernel_text, kernel_text, st.lists(st.integers(1, 9), max_size=3, unique=True), st.booleans(),
        st.booleans(), st.booleans())
 def test_counting_kernel_equals_its_definition(target, prediction, orders, lcs, lsum, stem):
-    """rouge_score_counts in C (rouge_score.h) = kernels/rouge_score.py, long lines (> 64 tokens) included."""
+    """rouge_score_prf in C (rouge_score.h) = kernels/rouge_score.py, long lines (> 64 tokens) included."""
     target, prediction = (t if t.isascii() else t.lower() for t in (target, prediction))
     stemmer = rouge_scorer.nltk_porter_stem if stem else None
     args = (target, prediction, tuple(orders), lcs, lsum, stemmer)
-    assert kernels.rouge_score_counts(*args) == py_rouge_score_kernels.rouge_score_counts(*args)
+    ours, definition = kernels.rouge_score_prf(*args), py_rouge_score_kernels.rouge_score_prf(*args)
+    assert ours == definition
+    assert repr(ours) == repr(definition)  # the same bits

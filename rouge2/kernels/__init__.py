@@ -49,8 +49,8 @@ measures or options, only of strings and integer ids.
 ``words_below(words, n)``, ``signed_sums(diffs, words, n)``
     ``random.Random.randrange(n)`` and ``random() < 0.5`` coins from raw
     Mersenne Twister words drawn in bulk (:mod:`rouge2.stats.resample`).
-``rouge_score_counts(target, prediction, orders, lcs, lsum, stem)``, ``nltk_porter_stem(word)``
-    the rouge-score drop-in's tokens, n-gram hits, LCS and rougeLsum hits in
+``rouge_score_prf(target, prediction, orders, lcs, lsum, stem)``, ``nltk_porter_stem(word)``
+    the rouge-score drop-in's (P, R, F) of rougeN, rougeL and rougeLsum in
     one call per pair, and nltk's Porter stemmer (``rouge_score.h``;
     definitions in :mod:`rouge2.kernels.rouge_score` and
     :mod:`rouge2.analysis.porter_nltk`); ``nltk_porter_stem`` is None on the
@@ -145,7 +145,7 @@ class BatchKernels:
 
 
 #: the rouge-score drop-in's kernels (rouge_score.h), from an extension that has them
-rouge_score_counts = getattr(_C, "rouge_score_counts", _py_rouge_score.rouge_score_counts)
+rouge_score_prf = getattr(_C, "rouge_score_prf", _py_rouge_score.rouge_score_prf)
 nltk_porter_stem = getattr(_C, "nltk_porter_stem", None)
 
 #: the pure-Python batch kernels (the definition) and the chosen ones
@@ -186,7 +186,7 @@ __all__ = [
     "py_token_ids",
     "rouge155_stemmer",
     "rouge155_tokens",
-    "rouge_score_counts",
+    "rouge_score_prf",
     "signed_sums",
     "token_ids",
     "words_below",

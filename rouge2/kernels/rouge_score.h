@@ -1,12 +1,12 @@
 /*
- * rouge_score.h: the counts of the rouge-score 0.1.2 drop-in
+ * rouge_score.h: the scores of the rouge-score 0.1.2 drop-in
  * (rouge2.compat.rouge_score), one call per pair.  Included by _speedups.c;
  * it uses nothing of the other kernels, so they can change freely.
  *
- *   rouge_score_counts(target, prediction, orders, lcs, lsum, stem, /) -> tuple
- *       (target tokens, prediction tokens, clipped n-gram hits for each n in
- *       orders, ... [, length of a longest common subsequence if lcs]
- *       [, rougeLsum's hits if lsum, each line of a text a sentence])
+ *   rouge_score_prf(target, prediction, orders, lcs, lsum, stem, /) -> tuple
+ *       rouge-score's (precision, recall, F) for each n in orders, then
+ *       rougeL if lcs, then rougeLsum if lsum (each line of a text a
+ *       sentence); None for rougeL/rougeLsum when a text has no token
  *   nltk_porter_stem(word, /) -> str
  *       nltk's PorterStemmer().stem of an [a-z0-9] word
  *
@@ -589,20 +589,33 @@ rs_analyze(PyObject *text, int stem, int lines, RsText *out)
         Py_ssize_t n = 0;
         uint64_t h = 0xCBF29CE484222325ULL;
         int32_t id;
-        for (; i < len; i++) { /* to the next word */
-            Py_UCS4 ch = PyUnicode_READ(kind, data, i);
-            if (ch < 128 && rs_table[ch])
-                break;
-            if (ch == '\n')
-                line_tokens = 0;
+        if (kind == PyUnicode_1BYTE_KIND) { /* the common case: a byte a character */
+            const Py_UCS1 *d = (const Py_UCS1 *)data;
+            unsigned char c;
+            for (; i < len && !rs_table[d[i]]; i++)
+                if (d[i] == '\n')
+                    line_tokens = 0;
+            for (; i < len && (c = rs_table[d[i]]) != 0; i++) {
+                rs_word[n++] = (char)c;
+                h = (h ^ c) * 0x100000001B3ULL;
+            }
         }
-        for (; i < len; i++) { /* the word, lowercased and hashed */
-            Py_UCS4 ch = PyUnicode_READ(kind, data, i);
-            unsigned char c = ch < 128 ? rs_table[ch] : 0;
-            if (!c)
-                break;
-            rs_word[n++] = (char)c;
-            h = (h ^ c) * 0x100000001B3ULL;
+        else {
+            for (; i < len; i++) { /* to the next word */
+                Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+                if (ch < 128 && rs_table[ch])
+                    break;
+                if (ch == '\n')
+                    line_tokens = 0;
+            }
+            for (; i < len; i++) { /* the word, lowercased and hashed */
+                Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+                unsigned char c = ch < 128 ? rs_table[ch] : 0;
+                if (!c)
+                    break;
+                rs_word[n++] = (char)c;
+                h = (h ^ c) * 0x100000001B3ULL;
+            }
         }
         if (n == 0)
             break;
@@ -899,15 +912,26 @@ rs_lsum_hits(const RsText *t, const RsText *p, Py_ssize_t k)
 /* ------------------------------------------------------------------ */
 /* The Python functions.                                                 */
 
-PyDoc_STRVAR(rouge_score_counts_doc,
-"rouge_score_counts(target, prediction, orders, lcs, lsum, stem, /) -> tuple[int, ...]\n\n"
-"(target tokens, prediction tokens, clipped n-gram hits for each n in orders,\n"
-"[LCS length if lcs], [rougeLsum hits if lsum: the texts' lines are its\n"
-"sentences]) with rouge-score's tokens (see rouge_score.h); stem: None, or\n"
-"the nltk Porter definition (C uses its own copy of it).");
+/* rouge-score's (precision, recall, F) of ``hits`` over the given totals,
+   as Python evaluates hits / total and 2 * p * r / (p + r): the same floats. */
+static PyObject *
+rs_prf(Py_ssize_t hits, Py_ssize_t cand_total, Py_ssize_t ref_total)
+{
+    double precision = (double)hits / (double)cand_total, recall = (double)hits / (double)ref_total;
+    double f = precision + recall > 0 ? 2 * precision * recall / (precision + recall) : 0.0;
+    return Py_BuildValue("(ddd)", precision, recall, f);
+}
+
+PyDoc_STRVAR(rouge_score_prf_doc,
+"rouge_score_prf(target, prediction, orders, lcs, lsum, stem, /) -> tuple\n\n"
+"rouge-score's (precision, recall, F) of prediction against target for each\n"
+"n in orders (rougeN), then rougeL if lcs, then rougeLsum if lsum (the texts'\n"
+"lines are its sentences); None for rougeL or rougeLsum when a text has no\n"
+"token (rouge-score's int zero score).  Tokens as rouge_score.h says; stem:\n"
+"None, or the nltk Porter definition (C uses its own copy of it).");
 
 static PyObject *
-rouge_score_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+rouge_score_prf(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     const RsText *t = &rs_texts[0], *p = &rs_texts[1];
     PyObject *orders, *out;
@@ -915,12 +939,12 @@ rouge_score_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     int lcs, lsum, stem;
 
     if (nargs != 6) {
-        PyErr_Format(PyExc_TypeError, "rouge_score_counts expected 6 arguments, got %zd", nargs);
+        PyErr_Format(PyExc_TypeError, "rouge_score_prf expected 6 arguments, got %zd", nargs);
         return NULL;
     }
     orders = args[2];
     if (!PyTuple_Check(orders)) {
-        PyErr_SetString(PyExc_TypeError, "rouge_score_counts() orders must be a tuple of ints");
+        PyErr_SetString(PyExc_TypeError, "rouge_score_prf() orders must be a tuple of ints");
         return NULL;
     }
     if ((lcs = PyObject_IsTrue(args[3])) < 0 || (lsum = PyObject_IsTrue(args[4])) < 0)
@@ -931,26 +955,37 @@ rouge_score_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (rs_analyze(args[0], stem, lsum, &rs_texts[0]) < 0 || rs_analyze(args[1], stem, lsum, &rs_texts[1]) < 0)
         return NULL;
     norders = PyTuple_GET_SIZE(orders);
-    size = 2 + norders + lcs + lsum;
+    size = norders + lcs + lsum;
     out = PyTuple_New(size);
     if (out == NULL)
         return NULL;
     for (j = 0; j < size; j++) {
-        Py_ssize_t value;
+        Py_ssize_t hits;
         PyObject *item;
-        if (j < 2)
-            value = j == 0 ? t->len : p->len;
-        else if (j < 2 + norders) {
-            Py_ssize_t n = PyLong_AsSsize_t(PyTuple_GET_ITEM(orders, j - 2));
+        if (j < norders) {
+            Py_ssize_t n = PyLong_AsSsize_t(PyTuple_GET_ITEM(orders, j));
             if (n == -1 && PyErr_Occurred())
                 goto fail;
-            value = rs_ngram_hits(t->ids, t->len, p->ids, p->len, n, rs_nids);
+            if (n < 1) {
+                PyErr_SetString(PyExc_ValueError, "rouge_score_prf() orders must be positive");
+                goto fail;
+            }
+            hits = rs_ngram_hits(t->ids, t->len, p->ids, p->len, n, rs_nids);
+            if (hits < 0)
+                goto fail;
+            /* max(count - n + 1, 1) n-grams on each side */
+            item = rs_prf(hits, p->len >= n ? p->len - n + 1 : 1, t->len >= n ? t->len - n + 1 : 1);
         }
-        else if (lcs && j == 2 + norders)
-            value = rs_lcs(t->ids, t->len, p->ids, p->len, rs_nids);
-        else
-            value = rs_lsum_hits(t, p, rs_nids);
-        if (value < 0 || (item = PyLong_FromSsize_t(value)) == NULL)
+        else if (t->len == 0 || p->len == 0)
+            item = Py_NewRef(Py_None);
+        else {
+            hits = lcs && j == norders ? rs_lcs(t->ids, t->len, p->ids, p->len, rs_nids)
+                                       : rs_lsum_hits(t, p, rs_nids);
+            if (hits < 0)
+                goto fail;
+            item = rs_prf(hits, p->len, t->len);
+        }
+        if (item == NULL)
             goto fail;
         PyTuple_SET_ITEM(out, j, item);
     }
@@ -990,8 +1025,8 @@ nltk_porter_stem_py(PyObject *self, PyObject *word)
 }
 
 static PyMethodDef rs_methods[] = {
-    {"rouge_score_counts", (PyCFunction)(void (*)(void))rouge_score_counts, METH_FASTCALL,
-     rouge_score_counts_doc},
+    {"rouge_score_prf", (PyCFunction)(void (*)(void))rouge_score_prf, METH_FASTCALL,
+     rouge_score_prf_doc},
     {"nltk_porter_stem", (PyCFunction)nltk_porter_stem_py, METH_O, nltk_porter_stem_doc},
     {NULL, NULL, 0, NULL},
 };

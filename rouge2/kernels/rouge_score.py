@@ -1,4 +1,4 @@
-"""The rouge-score drop-in's counts in pure Python: the definitions of ``rouge_score.h``.
+"""The rouge-score drop-in's scores in pure Python: the definitions of ``rouge_score.h``.
 
 Tokens are the maximal runs of ASCII letters and digits, A-Z lowercased
 (:func:`rouge2.kernels.python.rouge155_tokens`; the caller passes
@@ -6,6 +6,12 @@ Tokens are the maximal runs of ASCII letters and digits, A-Z lowercased
 tokens).  ``stem`` is None or a function word -> stem, applied to tokens
 longer than 3 characters (the caller passes nltk's Porter stemmer; the C
 kernel carries its own copy of it).
+
+For each rouge type, rouge-score's ``(precision, recall, F)``: rougeN's
+clipped n-gram hits over ``max(tokens - n + 1, 1)`` n-grams of each side;
+rougeL's LCS length and rougeLsum's hits over each side's tokens, or None
+(rouge-score's int zero score) when a side has no token; F is
+``2 * p * r / (p + r)``, or 0.0 when ``p + r`` is 0.
 
 rougeLsum (rouge-score's ``_summary_level_lcs``): the lines of each text are
 its sentences.  For each target line, in order, the positions on the LCS
@@ -22,7 +28,7 @@ from collections.abc import Callable
 
 from rouge2.kernels.python import lcs_length, lcs_marks, ngram_hits, position_masks, rouge155_tokens, token_ids
 
-__all__ = ["rouge_score_counts"]
+__all__ = ["rouge_score_prf"]
 
 Stem = Callable[[str], str]
 
@@ -55,9 +61,15 @@ def lsum_hits(t_lines: list[list[int]], p_lines: list[list[int]]) -> int:
     return hits
 
 
-def rouge_score_counts(target: str, prediction: str, orders: tuple[int, ...], lcs: bool, lsum: bool,
-                       stem: Stem | None) -> tuple[int, ...]:
-    """``(target tokens, prediction tokens, hits of each n in orders..., [LCS length], [rougeLsum hits])``."""
+def _prf(hits: int, cand_total: int, ref_total: int) -> tuple[float, float, float]:
+    precision = hits / cand_total
+    recall = hits / ref_total
+    return precision, recall, 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
+
+
+def rouge_score_prf(target: str, prediction: str, orders: tuple[int, ...], lcs: bool, lsum: bool,
+                    stem: Stem | None) -> tuple[tuple[float, float, float] | None, ...]:
+    """(P, R, F) for each n in ``orders``, then rougeL if ``lcs``, then rougeLsum if ``lsum``."""
     vocab: dict[str, int] = {}
     if lsum:
         lines = [[ids for ids in (_ids(line, stem, vocab) for line in text.split("\n")) if ids]
@@ -67,10 +79,13 @@ def rouge_score_counts(target: str, prediction: str, orders: tuple[int, ...], lc
     else:
         t = _ids(target, stem, vocab)
         p = _ids(prediction, stem, vocab)
-    out = [len(t), len(p)]
-    out += [ngram_hits(p, t, n) for n in orders]
+    out: list[tuple[float, float, float] | None] = []
+    for n in orders:
+        if n < 1:
+            raise ValueError("rouge_score_prf() orders must be positive")
+        out.append(_prf(ngram_hits(p, t, n), max(len(p) - n + 1, 1), max(len(t) - n + 1, 1)))
     if lcs:
-        out.append(lcs_length(t, p))
+        out.append(_prf(lcs_length(t, p), len(p), len(t)) if t and p else None)
     if lsum:
-        out.append(lsum_hits(lines[0], lines[1]))
+        out.append(_prf(lsum_hits(lines[0], lines[1]), len(p), len(t)) if t and p else None)
     return tuple(out)

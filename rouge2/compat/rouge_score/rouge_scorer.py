@@ -31,12 +31,11 @@ F-measure
     highest F.
 
 Counting goes through :mod:`rouge2.kernels` (C when built).  With the
-default tokenizer, ``rouge_score_counts`` tokenizes, stems and counts a pair
-in one call (rouge-score's tokens are the ASCII letter and digit runs of
+default tokenizer, ``rouge_score_prf`` tokenizes, stems and scores a pair in
+one call (rouge-score's tokens are the ASCII letter and digit runs of
 ``str.lower()`` of the text, which is the text itself when it is ASCII), and
-``rouge_score_sentences`` gives rougeLsum's per-line ids; a user tokenizer's
-tokens are interned as ints for ``ngram_hits``, ``lcs_length`` and the
-LCS-traceback masks.
+gives the (P, R, F) floats above; a user tokenizer's tokens are interned as
+ints for ``ngram_hits``, ``lcs_length`` and the LCS-traceback masks.
 
 Differences from rouge-score, all on mistakes: a bad rouge type raises
 ``ValueError`` (a :class:`rouge2.UserError` too) when the scorer is built,
@@ -60,7 +59,7 @@ from rouge2.kernels import (
     lcs_marks_small,
     ngram_hits,
     position_masks,
-    rouge_score_counts,
+    rouge_score_prf,
     token_ids,
 )
 
@@ -207,8 +206,8 @@ def _fold(text, what: str) -> str:
     raise CompatTypeError(f"the {what} must be a string, not {type(text).__name__}")
 
 
-class _Counts:
-    """What ``rouge_score_counts`` is asked for a tuple of rouge types, and the scores from its answer."""
+class _Plan:
+    """What ``rouge_score_prf`` is asked for a tuple of rouge types, and the scores from its answer."""
 
     __slots__ = ("items", "lcs", "lsum", "orders", "whole")
 
@@ -217,33 +216,18 @@ class _Counts:
         self.orders = orders
         self.lcs = any(n == 0 for _, n in plan)
         self.lsum = any(n == -1 for _, n in plan)
-        self.whole = bool(orders) or self.lcs  # whole texts are counted
-        # where each type's count is: 2 + the order's index, the LCS after the orders
-        self.items = tuple((name, n, 2 + (orders.index(n) if n > 0 else len(orders))) for name, n in plan)
+        self.whole = bool(orders) or self.lcs  # whole texts are scored
+        # each type's place in the answer: its order's, then rougeL's, then rougeLsum's
+        lsum_at = len(orders) + self.lcs
+        self.items = tuple((name, orders.index(n) if n > 0 else len(orders) if n == 0 else lsum_at)
+                           for name, n in plan)
 
-    def scores(self, counts, lines) -> dict:
-        """``{rouge type: Score}`` from ``counts`` (target tokens, prediction
-        tokens, hits...) and ``lines`` (rougeLsum's tokens and hits, at 0, 1, -1)."""
-        lt = counts[0]
-        lp = counts[1]
+    def scores(self, found) -> dict:
+        """``{rouge type: Score}`` from the kernel's (P, R, F) triples (None: the int zero score)."""
         out = {}
-        for name, n, i in self.items:
-            if n > 0:
-                hits = counts[i]
-                precision = hits / (lp - n + 1 if lp >= n else 1)
-                recall = hits / (lt - n + 1 if lt >= n else 1)
-            elif n == 0 and lt and lp:
-                precision = counts[i] / lp
-                recall = counts[i] / lt
-            elif n < 0 and lines[0] and lines[1]:
-                precision = lines[-1] / lines[1]
-                recall = lines[-1] / lines[0]
-            else:
-                out[name] = _ZERO
-                continue
-            # scoring.fmeasure, inlined (the same float), and Score without its Python __new__
-            fmeasure = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
-            out[name] = _new_tuple(_Score, (precision, recall, fmeasure))
+        for name, i in self.items:
+            prf = found[i]
+            out[name] = _ZERO if prf is None else _new_tuple(_Score, prf)
         return out
 
 
@@ -270,7 +254,7 @@ class RougeScorer(scoring.BaseScorer):
             )
         self._tokenizer = tokenizer
         self._split_summaries = split_summaries
-        self._counts = _Counts(self._plan)
+        self._kernel_plan = _Plan(self._plan)
 
     # -- helpers ---------------------------------------------------------
 
@@ -280,7 +264,7 @@ class RougeScorer(scoring.BaseScorer):
         if key != self._plan_key:
             self._plan = _parse_types(self.rouge_types)
             self._plan_key = key
-            self._counts = _Counts(self._plan)
+            self._kernel_plan = _Plan(self._plan)
         return self._plan
 
     def _tokenize(self, text, what: str):
@@ -307,32 +291,33 @@ class RougeScorer(scoring.BaseScorer):
         if type(tok) is not tokenizers.DefaultTokenizer:
             return self._score_tokens(plan, target, prediction)
         stem = nltk_porter_stem if tok.use_stemmer else None
-        counts = self._counts
-        if counts.lsum:
+        kp = self._kernel_plan
+        if kp.lsum and (self._split_summaries or type(target) is not str or type(prediction) is not str):
             return self._score_lines(target, prediction, stem)
+        # a str's lines are rougeLsum's sentences, lowercased as the whole text is
         if not (type(target) is str and target.isascii()):
             target = _fold(target, "target")
         if not (type(prediction) is str and prediction.isascii()):
             prediction = _fold(prediction, "prediction")
-        return counts.scores(rouge_score_counts(target, prediction, counts.orders, counts.lcs, False, stem), None)
+        return kp.scores(rouge_score_prf(target, prediction, kp.orders, kp.lcs, kp.lsum, stem))
 
     def _score_lines(self, target, prediction, stem) -> dict:
-        """:meth:`score` with rougeLsum among the types (and the default tokenizer):
-        one kernel call, or two when rougeLsum's sentences are not the lines of
-        the texts the other types count (``split_summaries``, bytes texts)."""
-        plan = self._counts
+        """:meth:`score` with rougeLsum among the types, the default tokenizer, and
+        ``split_summaries`` or a text that is not a str: one kernel call, or two
+        when rougeLsum's sentences are not the lines of the texts the other
+        types count (nltk's sentences; bytes, which rouge-score lowercases as
+        bytes for the whole text but with ``str.lower`` per sentence)."""
+        kp = self._kernel_plan
         t_lines = self._lines(target, "target")
         p_lines = self._lines(prediction, "prediction")
-        if not plan.whole:
-            lines = rouge_score_counts(t_lines, p_lines, (), False, True, stem)
-            return plan.scores(lines, lines)
+        if not kp.whole:
+            return kp.scores(rouge_score_prf(t_lines, p_lines, (), False, True, stem))
         t_text = _fold(target, "target")
         p_text = _fold(prediction, "prediction")
         if t_lines == t_text and p_lines == p_text:
-            counts = rouge_score_counts(t_text, p_text, plan.orders, plan.lcs, True, stem)
-            return plan.scores(counts, counts)
-        counts = rouge_score_counts(t_text, p_text, plan.orders, plan.lcs, False, stem)
-        return plan.scores(counts, rouge_score_counts(t_lines, p_lines, (), False, True, stem))
+            return kp.scores(rouge_score_prf(t_text, p_text, kp.orders, kp.lcs, True, stem))
+        whole = rouge_score_prf(t_text, p_text, kp.orders, kp.lcs, False, stem)
+        return kp.scores(whole + rouge_score_prf(t_lines, p_lines, (), False, True, stem))
 
     def _lines(self, text, what: str) -> str:
         """rougeLsum's sentences of ``text``, one a line, as the kernel takes them."""
