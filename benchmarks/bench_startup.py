@@ -1,7 +1,7 @@
 """Start-up and the rouge-score drop-in, side by side with rouge-score-rs and rouge-score.
 
 Usage:
-  python benchmarks/bench_startup.py [--passes P] [--cases import,first-call,cli,dropin]
+  python benchmarks/bench_startup.py [--passes P] [--warmup W] [--cases import,first-call,cli,dropin]
                                      [--pairs N] [--baseline SRC] [--shared PATH]
 
 Cases (``--cases`` takes their keys):
@@ -278,6 +278,8 @@ def report(title: str, contenders, unit: str, n: int = 0, bare: bool = False, no
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--passes", type=int, default=15, help="timed passes (default 15)")
+    ap.add_argument("--warmup", type=int, default=1,
+                    help="untimed passes first (default 1: it also writes the children's bytecode cache)")
     ap.add_argument("--cases", default="import,first-call,cli,dropin")
     ap.add_argument("--pairs", type=int, default=999, help="SummEval pairs of the dropin case (default 999)")
     ap.add_argument("--min-pass", type=float, default=0.2,
@@ -303,15 +305,15 @@ def main(argv=None):
         tmp = Path(tmp)
         if "import" in keys:
             cs = import_case(tmp, args.baseline)
-            run_passes(cs, args.passes)
+            run_passes(cs, args.passes, args.warmup)
             report("import: CPU of python -c 'import X'", cs, "ms", bare=True)
         if "first-call" in keys:
             cs = first_call_case(pairs[0], tmp, args.baseline)
-            run_passes(cs, args.passes)
+            run_passes(cs, args.passes, args.warmup)
             report("first-call: a fresh process imports and scores one pair (R1/R2/L)", cs, "ms", bare=True)
         if "cli" in keys:
             cs = cli_case(pairs[:10], tmp, args.baseline)
-            run_passes(cs, args.passes)
+            run_passes(cs, args.passes, args.warmup)
             report("cli: python -m rouge2 (whole process)", cs, "ms", bare=True)
     if "dropin" in keys:
         lines = [(c.replace(" . ", " .\n"), r.replace(" . ", " .\n")) for c, r in pairs]
@@ -325,13 +327,13 @@ def main(argv=None):
                 types, use_stemmer=stem).score_batch([r for _, r in cs_pairs], [c for c, _ in cs_pairs]), 1)
             reps = max(1, round(args.min_pass / max(probe(), 1e-4)))
             cs = dropin_contenders(cs_pairs, types, stem, reps)
-            run_passes(cs, args.passes)
+            run_passes(cs, args.passes, args.warmup)
             report(f"{title}, {len(cs_pairs)} pairs", cs, "ms", n=len(cs_pairs), notes=[note])
         note = check_equal(lines, HF_TYPES, False)
         reps = max(1, round(args.min_pass / max(timed(lambda: r2_evaluate.compute(
             predictions=[c for c, _ in lines], references=[r for _, r in lines], use_aggregator=False), 1)(), 1e-4)))
         cs = hf_contenders(lines, reps)
-        run_passes(cs, args.passes)
+        run_passes(cs, args.passes, args.warmup)
         report(f"dropin hf-evaluate: compute(use_aggregator=False), rouge1/2/L/Lsum, {len(lines)} pairs", cs,
                "ms", n=len(lines), notes=[note])
 
