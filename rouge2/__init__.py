@@ -21,7 +21,7 @@ from rouge2.errors import UserError
 TYPE_CHECKING = False  # typing's constant without importing typing (mypy reads it the same way)
 if TYPE_CHECKING:  # what the lazy names are, for type checkers and IDEs
     from rouge2.scoring.batch import StatsChunk
-    from rouge2.scoring.evaluate import Evaluation, evaluate
+    from rouge2.scoring.evaluate import Evaluation, MultiReferenceNote, evaluate
     from rouge2.scoring.options import Options
     from rouge2.scoring.scorer import Scorer, corpus_stats, iter_corpus_stats, score, score_corpus
     from rouge2.stats.prf import Score
@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and IDEs
 _LAZY = {
     "Evaluation": "rouge2.scoring.evaluate",
     "evaluate": "rouge2.scoring.evaluate",
+    "MultiReferenceNote": "rouge2.scoring.evaluate",
     "Options": "rouge2.scoring.options",
     "Score": "rouge2.stats.prf",
     "Scorer": "rouge2.scoring.scorer",
@@ -42,6 +43,7 @@ _LAZY = {
 
 __all__ = [
            "Evaluation",
+           "MultiReferenceNote",
            "Options",
            "Score",
            "Scorer",

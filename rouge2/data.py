@@ -9,8 +9,11 @@ run used, so two runs with the same signature read the same data.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from rouge2.errors import UserError
 
@@ -24,8 +27,8 @@ def read_resource(*parts: str) -> bytes:
     "adj.exc")``.  Before the package is installed, the ``resources/``
     folder of the source tree is used instead.
     """
-    # lazy: importlib.resources (with tempfile, zipfile) and hashlib cost start-up
-    # time that scoring without a shipped file never needs
+    # lazy: importlib.resources (with tempfile, zipfile) costs start-up time
+    # that scoring without a shipped file never needs
     from importlib import resources as _resources
 
     try:
@@ -48,6 +51,19 @@ def read_resource(*parts: str) -> bytes:
 @cache
 def resource_sha256(*parts: str) -> str:
     """``sha256:<hex>`` of a shipped file (computed once per process)."""
-    import hashlib  # lazy: see read_resource
-
     return "sha256:" + hashlib.sha256(read_resource(*parts)).hexdigest()
+
+
+def sha256_json(value: Any) -> str:
+    """``sha256:<hex>`` of ``value`` as canonical JSON (sorted keys)."""
+    blob = json.dumps(value, sort_keys=True, ensure_ascii=False).encode("utf-8")
+    return "sha256:" + hashlib.sha256(blob).hexdigest()
+
+
+def sha256_file(path: str | Path) -> str:
+    """``sha256:<hex>`` of a user's file (read in blocks)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 16), b""):
+            h.update(chunk)
+    return "sha256:" + h.hexdigest()

@@ -55,6 +55,9 @@ identity).
     ``character`` for them).  Text without ideographs or kana gives exactly
     the tokens of version 1.
 
+``jieba``, ``sudachi``, ``pythainlp``, ``kiwi``
+    word segmenters from optional extras (:mod:`rouge2.analysis.segment`).
+
 ``character`` (version 1)
     one token per extended grapheme cluster (UAX #29) that holds a letter
     or a number:
@@ -86,6 +89,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 from functools import lru_cache
 
+from rouge2.analysis.segment import SEGMENTERS, segmenter, segmenter_origin
 from rouge2.kernels import rouge155_tokens
 from rouge2.registry import Registry
 
@@ -366,14 +370,25 @@ def character_tokens(text: str) -> list[str]:
     return out
 
 
-TOKENIZERS: Registry = Registry("tokenizer")
+def _unicode_data(name: str) -> str:
+    """The Unicode tokenizers' data: Python's Unicode database version."""
+    return f"unicodedata {unicodedata.unidata_version}"
+
+
+#: tokenizers by name (plugins: entry points ``rouge2.tokenizers``)
+TOKENIZERS: Registry = Registry("tokenizer", group="rouge2.tokenizers")
 TOKENIZERS.add("rouge155", rouge155_tokens,
                "ROUGE-1.5.5's rules: ASCII letters and digits, lowercased; other text vanishes",
                aliases=("rouge-1.5.5",))
 TOKENIZERS.add("unicode", unicode_tokens,
-               "words of any script (NFC, case-folded); each Han, Hiragana and Katakana character a word")
+               "words of any script (NFC, case-folded); each Han, Hiragana and Katakana character a word",
+               version="2", fingerprint=_unicode_data)
 TOKENIZERS.add("character", character_tokens,
-               "one token per grapheme cluster with a letter or digit (NFKC, case-folded)")
+               "one token per grapheme cluster with a letter or digit (NFKC, case-folded)",
+               version="1", fingerprint=_unicode_data)
+for _seg in SEGMENTERS.values():
+    TOKENIZERS.add(_seg.name, segmenter(_seg.name), _seg.summary, fingerprint=segmenter_origin,
+                   capabilities={"segmenter": True, "language": _seg.language, "extra": _seg.extra})
 
 
 def get_tokenizer(name: str):

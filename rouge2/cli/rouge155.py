@@ -1,8 +1,8 @@
 """``rouge2 rouge155 [options] SETTINGS.xml [SYSTEM-ID]``: the drop-in command.
 
 Prints the ROUGE-1.5.5 report on stdout (all of it once every evaluation is
-scored, or none of it) and the script's warnings on stderr.  User mistakes end with one line ``rouge2 rouge155: error: ...``
-and exit status 2.
+scored, or none of it) and the script's warnings on stderr.  User mistakes
+end with one line ``rouge2 rouge155: error: ...`` and exit status 2.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from rouge2.errors import UserError
 
@@ -51,12 +52,18 @@ def run_main(argv: list[str]) -> int:
                              "0 = one per CPU core; default 1)")
     parser.add_argument("--overwrite", action="store_true",
                         help="replace existing output files rouge2 did not write "
-                             "(as outputs.overwrite: true)")
+                             "(as outputs.overwrite: true; never an input, a device or a folder)")
+    parser.add_argument("--verbose", "-v", action="store_true",
+                        help="list every file written, one a line (else they are counted by folder)")
     args = parser.parse_args(argv)
 
+    from rouge2 import files
     from rouge2.config.yaml_config import load_config
 
-    cfg = load_config(args.config)
+    with files.recording() as read:  # the config is an input: no output may replace it
+        cfg = load_config(args.config)
+    if not args.quiet:
+        _java_note(args.config)
     if args.check:
         from rouge2.run.runner import check
 
@@ -76,8 +83,19 @@ def run_main(argv: list[str]) -> int:
     from rouge2.run.runner import run
 
     progress = {"auto": None, "on": True, "off": False}[args.progress]
-    run(cfg, progress=progress, jobs=args.jobs, overwrite=args.overwrite)
+    with files.recording(read):
+        run(cfg, progress=progress, jobs=args.jobs, overwrite=args.overwrite, verbose=args.verbose)
     return 0
+
+
+def _java_note(path: str) -> None:
+    """One line on stderr when the config was converted from a Java ROUGE 2.0 setup:
+    its numbers are not the jar's, and where that is explained."""
+    from rouge2.config.properties import JAVA_NUMBERS_NOTE, converted_from_java
+    from rouge2.config.validate import read_config_text
+
+    if converted_from_java(read_config_text(Path(path))):
+        print(f"rouge2 run: note: {JAVA_NUMBERS_NOTE}", file=sys.stderr)
 
 
 def convert_properties_main(argv: list[str]) -> int:
@@ -90,9 +108,32 @@ def convert_properties_main(argv: list[str]) -> int:
     parser.add_argument("--relative-to", metavar="DIR",
                         help="write paths relative to DIR (where you will keep the YAML) "
                              "instead of absolute paths")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="write the YAML to FILE instead of printing it (never over an input, "
+                             "nor over a file rouge2 did not write unless --overwrite)")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="let -o replace a file rouge2 did not write")
     args = parser.parse_args(argv)
 
+    from rouge2 import files
     from rouge2.config.properties import convert_properties
 
-    sys.stdout.write(convert_properties(args.properties, relative_to=args.relative_to))
+    if args.output is None:
+        sys.stdout.write(convert_properties(args.properties, relative_to=args.relative_to))
+        return 0
+    from rouge2.io.outputs import OutputFiles, declared_inputs
+
+    inputs = declared_inputs([args.properties])
+    out = OutputFiles([args.output], overwrite=args.overwrite, inputs=inputs,
+                      hint="use --overwrite to replace it", lock_hint="write the file elsewhere")
+    try:
+        with files.recording(inputs):  # every file the conversion reads is an input too
+            text = convert_properties(args.properties, relative_to=args.relative_to)
+        with out.open(args.output) as f:
+            f.write(text)
+    except BaseException:
+        out.abort()
+        raise
+    written = out.commit()
+    print(f"wrote {written[0]}", file=sys.stderr)
     return 0

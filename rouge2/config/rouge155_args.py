@@ -73,6 +73,9 @@ Reproduces the ROUGE-1.5.5 report for an XML settings file.
   -z FMT     SETTINGS is a file list (peer model1 ... per line) in FMT (SPL|SEE|ISI)
   -2 N       compute skip-bigrams with maximum gap N (negative: no limit)
   --jobs N   score in N processes (the same report; 0 = one per CPU core)
+  --language CODE
+             texts are UTF-8 in language CODE (ISO 639-1): its preset's
+             tokenizer, and its stemmer with -m and stopword list with -s
 """
 
 
@@ -108,6 +111,11 @@ class Options:
     help: bool = False
     warnings: list[str] = field(default_factory=list)
     jobs: int = 1                              # --jobs (rouge2's own option)
+    language: str = "none"                     # --language (rouge2's own option)
+
+
+#: rouge2's own long options (``--jobs N``, ``--language CODE``)
+LONG_OPTIONS = ("jobs", "language")
 
 
 def getopts(argv: list[str]) -> tuple[dict[str, Any], list[str]]:
@@ -119,13 +127,14 @@ def getopts(argv: list[str]) -> tuple[dict[str, Any], list[str]]:
         if arg == "--":
             args.pop(0)
             break
-        if arg == "--jobs" or arg.startswith("--jobs="):  # rouge2's own long option
+        long_opt = next((n for n in LONG_OPTIONS if arg == f"--{n}" or arg.startswith(f"--{n}=")), None)
+        if long_opt is not None:  # rouge2's own long options
             args.pop(0)
-            if arg == "--jobs":
+            if arg == f"--{long_opt}":
                 if not args:
-                    raise UserError("option --jobs needs a value")
-                arg = "--jobs=" + args.pop(0)
-            opts["jobs"] = arg[len("--jobs="):]
+                    raise UserError(f"option --{long_opt} needs a value")
+                arg = f"--{long_opt}=" + args.pop(0)
+            opts[long_opt] = arg[len(f"--{long_opt}="):]
             continue
         if len(arg) < 2 or arg[0] != "-":
             break
@@ -201,6 +210,10 @@ def _inputs(o: Options, raw: dict[str, Any], args: list[str]) -> None:
     o.data_dir = raw.get("e")
     if "jobs" in raw:
         o.jobs = _jobs_value(raw["jobs"])
+    if "language" in raw:
+        from rouge2.scoring.options import normalize
+
+        o.language = normalize("language", raw["language"])
     o.print_per_eval = bool(raw.get("d"))
     o.stem = bool(raw.get("m"))
     o.remove_stopwords = bool(raw.get("s"))

@@ -23,6 +23,7 @@ from typing import Any
 import yaml
 
 from rouge2 import files
+from rouge2.analysis.languages import apply_preset
 from rouge2.analysis.stopwords import STOPWORDS
 from rouge2.config.validate import (
     Apply,
@@ -46,14 +47,19 @@ from rouge2.config.validate import (
 )
 from rouge2.errors import UserError
 from rouge2.io.inputs import INPUT_FORMATS, Columns, InputsConfig, compile_task_pattern
-from rouge2.limits import MAX_RESAMPLES, MAX_TEST_RESAMPLES
-from rouge2.measures import MEASURE_FORMS
+from rouge2.io.outputs import OUTPUTS
+from rouge2.io.topic_report import report_paths
+from rouge2.limits import MAX_RESAMPLES, MAX_TEST_RESAMPLES, MAX_VARIANTS
+from rouge2.measures import MEASURES, measure_forms
+from rouge2.pos.topics import TopicSelector
 from rouge2.registry import suggest
 from rouge2.scoring.options import Options, alpha_from_beta, normalize
 from rouge2.scoring.scorer import DEFAULT_MEASURES, canonical_measures
 from rouge2.stats.aggregate import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES
+from rouge2.stats.correlation import STATISTICS
+from rouge2.stats.meta import MetaSpec, Metric
 from rouge2.stats.significance import DEFAULT_TEST, DEFAULT_TEST_RESAMPLES, TESTS
-from rouge2.synonyms.combine import SYNONYM_SOURCES
+from rouge2.synonyms.base import SYNONYM_SOURCES
 
 # ---------------------------------------------------------------------------
 # the result
@@ -74,27 +80,50 @@ class CompareConfig:
     seed: int = 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class OutputsConfig:
     dir: Path
-    csv: Path | None
-    per_summary_jsonl: Path | None
-    per_summary_csv: Path | None
-    summary_json: Path | None
+    #: every output of the catalogue (:data:`rouge2.io.outputs.OUTPUTS`) -> its path,
+    #: None when it is not written; also read (and given, as keywords) by name:
+    #: ``outputs.csv``, ``replace(outputs, csv=path)``
+    files: dict[str, Path | None] = field(default_factory=dict)
     console: bool = True
-    systems_csv: Path | None = None         # one row per system and measure
     rank_by: str | None = None              # console ranking measure; None: the first measure
     rank_by_score: str = "fmeasure"         # recall, precision or fmeasure
-    topic_report: Path | None = None        # the HTML page
-    topic_report_csv: Path | None = None    # the CSV next to it
     topic_report_topics: str | None = None  # parts of speech; None: the first topic measure's
     topic_report_contrast: tuple[tuple[str, str], ...] | None = None  # None: compare.pairs
     topic_report_top: int = 50
     topic_report_task_order: str = "natural"
     overwrite: bool = False                 # replace existing files rouge2 did not write
-    variants_csv: Path | None = None        # the side-by-side table (runs with variants)
-    correlations_json: Path | None = None   # meta-evaluation results
-    correlations_csv: Path | None = None
+
+    def __init__(self, dir: Path, files: dict[str, Path | None] | None = None, console: bool = True,
+                 rank_by: str | None = None, rank_by_score: str = "fmeasure",
+                 topic_report_topics: str | None = None,
+                 topic_report_contrast: tuple[tuple[str, str], ...] | None = None,
+                 topic_report_top: int = 50, topic_report_task_order: str = "natural",
+                 overwrite: bool = False, **paths: Path | None) -> None:
+        unknown = sorted(set(paths) - set(OUTPUTS.names()))
+        if unknown:
+            raise TypeError(f"OutputsConfig: no output named {unknown[0]!r}")
+        merged = {**(files or {}), **paths}
+        for name, value in (("dir", dir), ("files", merged), ("console", console), ("rank_by", rank_by),
+                            ("rank_by_score", rank_by_score), ("topic_report_topics", topic_report_topics),
+                            ("topic_report_contrast", topic_report_contrast),
+                            ("topic_report_top", topic_report_top),
+                            ("topic_report_task_order", topic_report_task_order), ("overwrite", overwrite)):
+            object.__setattr__(self, name, value)
+
+    def __getattr__(self, name: str) -> Any:
+        files = self.__dict__.get("files")
+        if files is not None and (name in files or name in OUTPUTS):
+            return files.get(name)
+        raise AttributeError(name)
+
+    @property
+    def topic_report_csv(self) -> Path | None:
+        """The CSV next to the topic report's HTML page."""
+        html = self.files.get("topic_report")
+        return None if html is None else html.with_suffix(".csv")
 
 
 @dataclass(frozen=True)
@@ -144,23 +173,11 @@ class RunConfig:
         return out
 
 
-OUTPUT_DEFAULTS = {
-    "dir": "rouge2-results",
-    "csv": "results.csv",
-    "per_summary_jsonl": "per_summary.jsonl",
-    "per_summary_csv": "per_summary.csv",
-    "summary_json": "summary.json",
-    "variants_csv": "variants.csv",
-    "correlations_json": "correlations.json",
-    "correlations_csv": "correlations.csv",
-    "systems_csv": "systems.csv",
-}
-#: written only when the run has variants / a meta_evaluation section
-CONDITIONAL_OUTPUTS = {"variants_csv": "variants", "correlations_json": "meta_evaluation",
-                       "correlations_csv": "meta_evaluation"}
+#: the default output folder (the files' default names are in the output catalogue)
+OUTPUT_DIR_DEFAULT = "rouge2-results"
 #: what ``outputs.rank_by_score`` accepts
 RANK_SCORES = ("fmeasure", "recall", "precision")
-TOPIC_REPORT_DEFAULT = "topic_coverage"
+TOPIC_REPORT_DEFAULT = OUTPUTS.get("topic_report").default
 
 
 # ---------------------------------------------------------------------------
@@ -214,8 +231,9 @@ class SynonymsKind(Kind):
     """``preprocess.synonyms``: false, true (WordNet), a source name or file path,
     inline groups, or a list mixing them."""
 
-    what: str = ("false, true (WordNet), wordnet, a dictionary file path (one comma-separated "
-                 "group a line), or a list of these and of inline groups such as [screen, display]")
+    what: str = ("false, true (WordNet), a synonym source name, a dictionary file path (one "
+                 "comma-separated group a line), or a list of these and of inline groups such as "
+                 "[screen, display]")
 
     def check(self, ctx, node, key):
         if is_bool(node) or is_null(node):
@@ -263,7 +281,7 @@ INPUTS = Section("inputs", {
     "format": Choice(INPUT_FORMATS),
     "path": PathKind("a path"),
     "encoding": Text("an encoding name such as utf-8"),
-    "sentences": _option("sentences", "lines, splitter or none"),
+    "sentences": _option("sentences", "a sentence splitting name"),
     "columns": Node(),  # checked below: it depends on the format
     "task_pattern": TaskPatternKind(),
 }, required=("format", "path"))
@@ -276,8 +294,9 @@ PREPROCESS = Section("preprocess", {
     "byte_limit": _option("byte_limit", "a whole number of bytes"),
     "synonyms": SynonymsKind(),
     "synonym_lemmas": _option("synonym_lemmas", "true or false"),
-    "tagger": _option("tagger", "spacy, spacy:<pipeline> or pretagged"),
+    "tagger": _option("tagger", "a tagger name"),
     "topic_auxiliaries": _option("topic_auxiliaries", "true or false"),
+    "language": _option("language", "an ISO 639-1 language code such as zh or de"),
 })
 
 COLUMNS = Section("inputs.columns", {
@@ -301,17 +320,17 @@ COMPARE = Section("compare", {
     "seed": Int(minimum=0),
 })
 
-OUTPUTS = Section("outputs", {
-    "dir": PathKind("a folder path"),
-    "csv": Node(), "per_summary_jsonl": Node(), "per_summary_csv": Node(), "summary_json": Node(),
-    "variants_csv": Node(), "correlations_json": Node(), "correlations_csv": Node(),
-    "systems_csv": Node(),
-    "console": Bool(),
-    "rank_by": Text("a measure of the run", allow_numbers=False),
-    "rank_by_score": Choice(RANK_SCORES),
-    "topic_report": Node(),
-    "overwrite": Bool(),
-})
+def _outputs_section() -> Section:
+    """The ``outputs`` keys: the output catalogue's files (read at each load,
+    so an output registered later is a key too) and the settings."""
+    return Section("outputs", {
+        "dir": PathKind("a folder path"),
+        **{e.name: Node() for e in OUTPUTS},
+        "console": Bool(),
+        "rank_by": Text("a measure of the run", allow_numbers=False),
+        "rank_by_score": Choice(RANK_SCORES),
+        "overwrite": Bool(),
+    })
 
 TOP = Section("config", {
     "version": Int(minimum=1, maximum=1),
@@ -340,6 +359,8 @@ META = Section("meta_evaluation", {
     "confidence": Number(lambda v: 0.0 < v < 1.0, "a number between 0 and 1, such as 0.95"),
     "seed": Int(minimum=0),
     "compare": Node(),
+    "statistics": ListOf(Text("a statistic name"), scalar_ok=True),
+    "test": Choice(("permutation", "williams")),
 }, required=("judgments",))
 
 
@@ -401,7 +422,7 @@ def _measures(ctx: Ctx, node: yaml.Node) -> tuple[str, ...]:
     items = ListOf(Text("a measure name", allow_numbers=False), scalar_ok=True).check(
         ctx, node, "measures") if not (isinstance(node, yaml.SequenceNode) and not node.value) else []
     if not items:
-        raise ctx.fail(node, f"measures: the list is empty; use {MEASURE_FORMS}")
+        raise ctx.fail(node, f"measures: the list is empty; use one of: {measure_forms()}")
     nodes = node.value if isinstance(node, yaml.SequenceNode) else [node]
     seen: list[str] = []
     for item_node, text in zip(nodes, items):
@@ -502,8 +523,6 @@ def _topic_report(ctx: Ctx, node: yaml.Node, out_dir: Path, measures: tuple[str,
         if "topics" in m:
             tnode = m["topics"][1]
             spec = Text("parts of speech such as nn|jj").check(ctx, tnode, "outputs.topic_report.topics")
-            from rouge2.pos.topics import TopicSelector
-
             try:
                 topics = str(TopicSelector.parse(spec)).lower()
             except UserError as exc:
@@ -512,7 +531,7 @@ def _topic_report(ctx: Ctx, node: yaml.Node, out_dir: Path, measures: tuple[str,
         base = _output_file(ctx, node, "outputs.topic_report", out_dir, TOPIC_REPORT_DEFAULT)
     if base is not None and base.suffix.lower() in (".html", ".htm", ".csv"):
         base = base.with_suffix("")
-    if topics is None and not any(m.startswith("rouge-topic") for m in measures):
+    if topics is None and not any(MEASURES.capability(m, "topic_tags") for m in measures):
         raise ctx.fail(node, "outputs.topic_report: the run has no topic measure to take the parts "
                              "of speech from; add one (e.g. \"rouge-topic-nn|jj\") or write "
                              "topic_report: {topics: nn|jj}")
@@ -529,8 +548,6 @@ def _rank_by(ctx: Ctx, c: Checked, measures: tuple[str, ...]) -> str | None:
     except UserError as exc:
         raise ctx.fail(node, f"outputs.rank_by: {exc}") from None
     if name not in measures:
-        from rouge2.registry import suggest
-
         raise ctx.fail(node, f"outputs.rank_by: {text!r} is not a measure of this run"
                              f"{suggest(name, measures)}; measures: {', '.join(measures)}")
     return name
@@ -539,32 +556,44 @@ def _rank_by(ctx: Ctx, c: Checked, measures: tuple[str, ...]) -> str | None:
 def _outputs(ctx: Ctx, node: yaml.Node | None, measures: tuple[str, ...],
              locations: dict[str, str], present: frozenset[str] = frozenset()) -> OutputsConfig:
     """``present``: the top-level sections the config has (conditional outputs need theirs)."""
-    c = OUTPUTS.check(ctx, node)
-    out_dir = c.get("dir") if "dir" in c else ctx.base / OUTPUT_DEFAULTS["dir"]
+    c = _outputs_section().check(ctx, node)
+    out_dir = c.get("dir") if "dir" in c else ctx.base / OUTPUT_DIR_DEFAULT
     if out_dir.exists() and not out_dir.is_dir():
         raise ctx.fail(c.value_node("dir"), f"outputs.dir: {out_dir} is a file, not a folder")
     files: dict[str, Path | None] = {}
-    for key in ("csv", "per_summary_jsonl", "per_summary_csv", "summary_json", "systems_csv",
-                *CONDITIONAL_OUTPUTS):
-        if key in CONDITIONAL_OUTPUTS and CONDITIONAL_OUTPUTS[key] not in present:
+    for entry in OUTPUTS:
+        key, spec = entry.name, entry.value
+        if not spec.generic:
+            continue
+        if spec.needs is not None and spec.needs not in present:
             if key in c and not (is_null(c.get(key)) or is_bool(c.get(key))):
                 raise ctx.fail(c.value_node(key), f"outputs.{key}: the config has no "
-                                                  f"'{CONDITIONAL_OUTPUTS[key]}' section to write it for")
+                                                  f"'{spec.needs}' section to write it for")
             files[key] = None
         elif key in c:
-            files[key] = _output_file(ctx, c.get(key), f"outputs.{key}", out_dir, OUTPUT_DEFAULTS[key])
+            files[key] = _output_file(ctx, c.get(key), f"outputs.{key}", out_dir, spec.default)
         else:
-            files[key] = out_dir / OUTPUT_DEFAULTS[key]
+            files[key] = out_dir / spec.default
     topics = None
     extra: dict[str, Any] = {}
-    files["topic_report"] = files["topic_report_csv"] = None
+    files["topic_report"] = None
     if "topic_report" in c:
         base, topics, extra = _topic_report(ctx, c.get("topic_report"), out_dir, measures, locations)
         if base is not None:
             files["topic_report"] = base.with_name(base.name + ".html")
-            files["topic_report_csv"] = base.with_name(base.name + ".csv")
+    _distinct_files(ctx, c, files)
+    return OutputsConfig(dir=out_dir, files=files, console=c.get("console", True), topic_report_topics=topics,
+                         overwrite=c.get("overwrite", False), rank_by=_rank_by(ctx, c, measures),
+                         rank_by_score=c.get("rank_by_score", "fmeasure"), **extra)
+
+
+def _distinct_files(ctx: Ctx, c: Checked, files: dict[str, Path | None]) -> None:
+    """No two outputs write one file (the topic report's files included)."""
     seen: dict[Path, str] = {}
-    for key, p in files.items():
+    named = dict(files)
+    if files["topic_report"] is not None:
+        named["topic_report_csv"] = files["topic_report"].with_suffix(".csv")
+    for key, p in named.items():
         if p is None:
             continue
         name = "topic_report" if key == "topic_report_csv" else key
@@ -573,19 +602,28 @@ def _outputs(ctx: Ctx, node: yaml.Node | None, measures: tuple[str, ...],
                                                f"outputs.{seen[p]}: {p}")
         seen[p] = name
     if files["topic_report"] is not None:
-        from rouge2.io.topic_report import report_paths
-
         for kind, p in report_paths(files["topic_report"]).items():
             if kind != "html" and p in seen:
                 raise ctx.fail(c.value_node(seen[p]), f"outputs.{seen[p]}: writes to {p}, which the "
                                                       f"topic report also writes ({kind})")
-    return OutputsConfig(dir=out_dir, console=c.get("console", True), topic_report_topics=topics,
-                         overwrite=c.get("overwrite", False), rank_by=_rank_by(ctx, c, measures),
-                         rank_by_score=c.get("rank_by_score", "fmeasure"), **files, **extra)
+
+
+def _language_values(ctx: Ctx, pre: Checked) -> dict[str, Any]:
+    """``preprocess`` values with the ``language`` preset filled in (``stem: true`` and
+    ``stopwords: true`` mean the preset's stemmer and list)."""
+    values: dict[str, Any] = dict(pre.values)
+    if values.get("language", "none") == "none":
+        return values
+    switched_on = {k for k in ("stem", "stopwords") if k in pre and ctx.value(pre.value_node(k)) is True}
+    given = {k: v for k, v in values.items() if k != "language" and k not in switched_on}
+    try:
+        return {**apply_preset(values["language"], given, switched_on), "language": values["language"]}
+    except UserError as exc:
+        raise ctx.fail(pre.value_node("stopwords"), f"preprocess.{exc}") from None
 
 
 def _options(ctx: Ctx, top: Checked, pre: Checked, sentences: str | None) -> Options:
-    values: dict[str, Any] = dict(pre.values)
+    values: dict[str, Any] = _language_values(ctx, pre)
     if sentences is not None:
         values["sentences"] = sentences
     for key in ("multi_reference", "rounding"):
@@ -618,14 +656,19 @@ def _variants(ctx: Ctx, node: yaml.Node, base: Options, base_pre: Checked,
     if not isinstance(node, yaml.MappingNode) or not node.value:
         raise ctx.fail(node, f"variants: expected a mapping of variant names to overrides such as "
                              f"{{plain: {{}}, wordnet: {{preprocess: {{synonyms: true}}}}}}, got {show(node)}")
+    if len(node.value) > MAX_VARIANTS:
+        raise ctx.fail(node, f"variants: {len(node.value):,} variants, more than the {MAX_VARIANTS:,} "
+                             f"one run scores (each is a full pass over the inputs); split the grid "
+                             f"into several runs")
     out: list[tuple[str, Options]] = []
+    names: set[str] = set()
     for knode, vnode in node.value:
         name = Text("a variant name", allow_numbers=True).check(ctx, knode, "variants")
         if not name.strip() or any(c in name for c in "@/|,\n"):
             raise ctx.fail(knode, f"variants: {name!r} is not a usable variant name (no @ / | , allowed)")
-        if name in dict(out):
+        if name in names:
             raise ctx.fail(knode, f"variants: {name!r} is given twice")
-        values: dict[str, Any] = dict(base_pre.values)
+        values: dict[str, Any] = _language_values(ctx, base_pre)
         if sentences is not None:
             values["sentences"] = sentences
         for key in ("multi_reference", "rounding", "alpha"):
@@ -637,7 +680,7 @@ def _variants(ctx: Ctx, node: yaml.Node, base: Options, base_pre: Checked,
             m = mapping(ctx, vnode, f"variants.{name}", VARIANT_KEYS)
             if "preprocess" in m:
                 pre = Section(f"variants.{name}.preprocess", PREPROCESS.fields).check(ctx, m["preprocess"][1])
-                values.update(pre.values)
+                values.update(_language_values(ctx, pre))
             if "multi_reference" in m:
                 values["multi_reference"] = _option("multi_reference", "pooled, best, average or max-f") \
                     .check(ctx, m["multi_reference"][1], f"variants.{name}.multi_reference")
@@ -647,6 +690,7 @@ def _variants(ctx: Ctx, node: yaml.Node, base: Options, base_pre: Checked,
         except UserError as exc:
             raise ctx.fail(vnode, f"variants.{name}: {exc}") from None
         out.append((name, options))
+        names.add(name)
     return tuple(out)
 
 
@@ -662,10 +706,59 @@ def _variant_pairs(ctx: Ctx, node: yaml.Node, variants: tuple[tuple[str, Options
     return tuple(pairs)
 
 
+def _meta_measures(ctx: Ctx, c: Checked, measures: tuple[str, ...]) -> tuple[str, ...]:
+    """``meta_evaluation.measures``: some of the run's measures, by any of their names."""
+    try:
+        chosen = tuple(canonical_measures(c.get("measures")))
+    except UserError as exc:
+        raise ctx.fail(c.value_node("measures"), f"meta_evaluation.measures: {exc}") from None
+    for m in chosen:
+        if m not in measures:
+            raise ctx.fail(c.value_node("measures"), f"meta_evaluation.measures: {m!r} is not among "
+                                                     f"the run's measures: {', '.join(measures)}")
+    return chosen
+
+
+def _meta_metric(ctx: Ctx, item: yaml.Node, text: str, measures: tuple[str, ...], names: list[str]) -> Metric:
+    """One side of a ``meta_evaluation.compare`` pair: a metric of this run (and variant)."""
+    try:
+        m = Metric.parse(text)
+    except UserError as exc:
+        raise ctx.fail(item, f"meta_evaluation.compare: {exc}") from None
+    if m.measure not in measures:
+        raise ctx.fail(item, f"meta_evaluation.compare: {m}: {m.measure!r} is not among the "
+                             f"run's measures: {', '.join(measures)}")
+    if (m.variant is None) != (not names) or (m.variant is not None and m.variant not in names):
+        raise ctx.fail(item, f"meta_evaluation.compare: {m}: name a variant with @ "
+                             f"({', '.join(names)})" if names else
+                             f"meta_evaluation.compare: {m}: the run has no variants")
+    return m
+
+
+def _meta_compare(ctx: Ctx, c: Checked, measures: tuple[str, ...], names: list[str],
+                  compare_variants: tuple[tuple[str, str], ...]) -> tuple:
+    """``meta_evaluation.compare``; by default each compared pair of variants, every measure, on F."""
+    if "compare" in c:
+        cnode = c.get("compare")
+        raw = _system_pairs(ctx, cnode, "meta_evaluation.compare")
+        return tuple((_meta_metric(ctx, item, a, measures, names), _meta_metric(ctx, item, b, measures, names))
+                     for (a, b), item in zip(raw, cnode.value))
+    return tuple((Metric(m, "fmeasure", a), Metric(m, "fmeasure", b))
+                 for a, b in compare_variants for m in measures)
+
+
+def _meta_statistics(ctx: Ctx, c: Any) -> dict[str, Any]:
+    """``statistics:`` resolved through the STATISTICS registry (did-you-mean on a typo)."""
+    if "statistics" not in c:
+        return {}
+    try:
+        return {"statistics": tuple(dict.fromkeys(STATISTICS.canonical(n) for n in c.get("statistics")))}
+    except UserError as exc:
+        raise ctx.fail(c.value_node("statistics"), f"meta_evaluation.statistics: {exc}") from None
+
+
 def _meta(ctx: Ctx, node: yaml.Node, variants: tuple[tuple[str, Options], ...],
           measures: tuple[str, ...], compare_variants: tuple[tuple[str, str], ...]):
-    from rouge2.stats.meta import MetaSpec, Metric
-
     if is_null(node):
         return None
     c = META.check(ctx, node)
@@ -673,47 +766,18 @@ def _meta(ctx: Ctx, node: yaml.Node, variants: tuple[tuple[str, Options], ...],
     if not path.is_file():
         raise ctx.fail(c.value_node("judgments"), f"meta_evaluation.judgments: file not found: {path} "
                                                   f"(relative paths are resolved from the config's folder)")
-    names = [n for n, _ in variants]
     kw: dict[str, Any] = {"judgments": path}
     for key in ("dimensions", "levels", "scores"):
         if key in c:
             kw[key] = tuple(dict.fromkeys(c.get(key)))
     if "measures" in c:
-        try:
-            kw["measures"] = tuple(canonical_measures(c.get("measures")))
-        except UserError as exc:
-            raise ctx.fail(c.value_node("measures"), f"meta_evaluation.measures: {exc}") from None
-        for m in kw["measures"]:
-            if m not in measures:
-                raise ctx.fail(c.value_node("measures"), f"meta_evaluation.measures: {m!r} is not among "
-                                                         f"the run's measures: {', '.join(measures)}")
-    for key in ("resampling", "permutation", "resamples", "confidence", "seed"):
+        kw["measures"] = _meta_measures(ctx, c, measures)
+    for key in ("resampling", "permutation", "resamples", "confidence", "seed", "test"):
         if key in c:
             kw[key] = c.get(key)
-    pairs = []
-    if "compare" in c:
-        cnode = c.get("compare")
-        raw = _system_pairs(ctx, cnode, "meta_evaluation.compare")
-        for (a, b), item in zip(raw, cnode.value):
-            try:
-                ma, mb = Metric.parse(a), Metric.parse(b)
-            except UserError as exc:
-                raise ctx.fail(item, f"meta_evaluation.compare: {exc}") from None
-            for m in (ma, mb):
-                if m.measure not in measures:
-                    raise ctx.fail(item, f"meta_evaluation.compare: {m}: {m.measure!r} is not among the "
-                                         f"run's measures: {', '.join(measures)}")
-                if (m.variant is None) != (not names) or (m.variant is not None and m.variant not in names):
-                    raise ctx.fail(item, f"meta_evaluation.compare: {m}: name a variant with @ "
-                                         f"({', '.join(names)})" if names else
-                                         f"meta_evaluation.compare: {m}: the run has no variants")
-            pairs.append((ma, mb))
-    elif compare_variants:
-        # by default, each compared pair of variants, for every measure, on F
-        for a, b in compare_variants:
-            for m in kw.get("measures", measures):
-                pairs.append((Metric(m, "fmeasure", a), Metric(m, "fmeasure", b)))
-    kw["compare"] = tuple(pairs)
+    kw.update(_meta_statistics(ctx, c))
+    kw["compare"] = _meta_compare(ctx, c, kw.get("measures", measures), [n for n, _ in variants],
+                                  compare_variants)
     return MetaSpec(**kw)
 
 

@@ -30,8 +30,9 @@ measures or options, only of strings and integer ids.
     Porter variant of ``porter155.h`` plus the exception dict ``table``;
     ``fallback`` only for tokens C does not take, non-ASCII or with a
     newline) or, in Python, :class:`rouge2.kernels.python.MemoStemmer`
-    calling ``fallback``, the uncached definition, for every new token.  ``table`` may be a callable returning the dict, called on
-    first need.  The memo is emptied when it holds ``memo_limit`` tokens.
+    calling ``fallback``, the uncached definition, for every new token.
+    ``table`` may be a callable returning the dict, called on first need.
+    The memo is emptied when it holds ``memo_limit`` tokens.
 ``porter155_stem(word)``
     the Porter variant alone in C (ASCII words without newlines), ``None``
     on the Python path; for tests.
@@ -49,6 +50,10 @@ measures or options, only of strings and integer ids.
 ``words_below(words, n)``, ``signed_sums(diffs, words, n)``
     ``random.Random.randrange(n)`` and ``random() < 0.5`` coins from raw
     Mersenne Twister words drawn in bulk (:mod:`rouge2.stats.resample`).
+``corr_resample``, ``corr_permute``, ``accuracy_resample``, ``spa_resample``
+    meta-evaluation's bootstrap and permutation loops (``stats_kernels.h``),
+    in C only (``None`` on the Python path, where
+    :mod:`rouge2.stats.correlation` computes the same numbers itself).
 ``rouge_score_prf(target, prediction, orders, lcs, lsum, stem)``, ``nltk_porter_stem(word)``
     the rouge-score drop-in's (P, R, F) of rougeN, rougeL and rougeLsum in
     one call per pair, and nltk's Porter stemmer (``rouge_score.h``;
@@ -112,6 +117,11 @@ if _C is not None:
     if None in (mt_words, mt_bootstrap_sums, mt_signed_sums):
         mt_words = mt_bootstrap_sums = mt_signed_sums = None
     finish_many = _C.finish_many
+    # meta-evaluation resampling (stats_kernels.h): None when the extension predates them
+    corr_resample = getattr(_C, "corr_resample", None)
+    corr_permute = getattr(_C, "corr_permute", None)
+    accuracy_resample = getattr(_C, "accuracy_resample", None)
+    spa_resample = getattr(_C, "spa_resample", None)
 else:
     ngram_hits = python.ngram_hits
     lcs_length = python.lcs_length
@@ -126,6 +136,7 @@ else:
     signed_sums = python.signed_sums
     mt_words = mt_bootstrap_sums = mt_signed_sums = None
     finish_many = None
+    corr_resample = corr_permute = accuracy_resample = spa_resample = None
 
 
 class BatchKernels:
@@ -161,10 +172,18 @@ lcs_marks = python.lcs_marks
 
 __all__ = [
     "BATCH",
+    "DRAND48_A",
+    "DRAND48_C",
+    "DRAND48_SEED",
     "HAVE_C",
+    "MASK48",
     "PY_BATCH",
+    "SCALE48",
     "BatchKernels",
+    "accuracy_resample",
     "clipped_hits",
+    "corr_permute",
+    "corr_resample",
     "finish_many",
     "indexed_sums",
     "lcs_length",
@@ -188,6 +207,7 @@ __all__ = [
     "rouge155_tokens",
     "rouge_score_prf",
     "signed_sums",
+    "spa_resample",
     "token_ids",
     "words_below",
 ]

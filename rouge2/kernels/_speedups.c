@@ -1782,6 +1782,7 @@ static PyTypeObject Rouge155StemmerType = {
 
 #include <math.h>
 #include "batch.h"
+#include "stats_kernels.h"
 
 /* ------------------------------------------------------------------ */
 
@@ -1804,6 +1805,7 @@ static PyMethodDef speedups_methods[] = {
     {"analyze_pairs", (PyCFunction)(void (*)(void))analyze_pairs, METH_FASTCALL, analyze_pairs_doc},
     {"score_pairs", (PyCFunction)(void (*)(void))score_pairs, METH_FASTCALL, score_pairs_doc},
     {"finish_many", (PyCFunction)(void (*)(void))finish_many, METH_FASTCALL, finish_many_doc},
+    STATS_KERNEL_METHODS
     {NULL, NULL, 0, NULL},
 };
 

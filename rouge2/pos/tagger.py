@@ -330,12 +330,21 @@ def load_tagger(spec: str | Tagger | None = None) -> Tagger:
 _LOADED: dict[str, Tagger] = {}
 
 
-#: Taggers by name (``spacy:<pipeline or directory>`` names any installed spaCy pipeline).
-TAGGERS: Registry = Registry("tagger")
-TAGGERS.add("spacy", lambda: SpacyTagger(), "spaCy with the default English pipeline")
+def _loaded_signature(name: str) -> str:
+    """The tagger's own ``name-version`` (the pipeline and spaCy versions)."""
+    return load_tagger(name).signature
+
+
+#: Taggers by name (``spacy:<pipeline or directory>`` names any installed spaCy
+#: pipeline; plugins: entry points ``rouge2.taggers``).  A tagger is a
+#: function of no arguments returning a :class:`Tagger`.
+TAGGERS: Registry = Registry("tagger", group="rouge2.taggers")
+TAGGERS.add("spacy", lambda: SpacyTagger(), "spaCy with the default English pipeline",
+            fingerprint=_loaded_signature)
 TAGGERS.add("pretagged", PretaggedTagger, "texts already tagged as word/TAG tokens")
 TAGGERS.add_family("spacy:", "spacy:<pipeline>", lambda name: name.strip(),
-                   lambda name: (lambda: SpacyTagger(name)), "an installed spaCy pipeline or its folder")
+                   lambda name: (lambda: SpacyTagger(name)), "an installed spaCy pipeline or its folder",
+                   fingerprint=_loaded_signature)
 
 __all__ = [
     "DEFAULT_MODELS",

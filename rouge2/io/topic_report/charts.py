@@ -6,7 +6,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from rouge2.io.topic_report.markup import FAMILY_COLORS, OTHER_COLOR, esc, pct
+from rouge2.io.topic_report.markup import FAMILY_COLORS, OTHER_COLOR, esc, pct, plural
 from rouge2.stats.coverage import family_label, natural_key
 
 
@@ -89,7 +89,7 @@ def svg_top_words(rows: Sequence[dict[str, Any]], what: str) -> str:
         y = top + row_h * i
         share = r["share"] or 0.0
         color = FAMILY_COLORS.get(r["family"], OTHER_COLOR)
-        tip = f"{r['topic']} ({family_label(r['family'])}): {what} in {r['tasks']} pairs ({pct(share)}%)"
+        tip = f"{r['topic']} ({family_label(r['family'])}): {what} in {plural(r['tasks'], 'pair')} ({pct(share)}%)"
         out.append(f'<g><title>{esc(tip)}</title>'
                    f'<text x="{label_w - 8}" y="{y + 13}" text-anchor="end">{esc(r["topic"])} '
                    f'<tspan class="axis">{esc(r["family"])}</tspan></text>'

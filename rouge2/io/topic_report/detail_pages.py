@@ -3,7 +3,18 @@ collapsed) and one per system (its words and its tasks)."""
 
 from __future__ import annotations
 
-from rouge2.io.topic_report.markup import esc, filter_box, fmt, legend, marked, num, pct, scrolling, words_tables
+from rouge2.io.topic_report.markup import (
+    esc,
+    filter_box,
+    fmt,
+    legend,
+    marked,
+    num,
+    pct,
+    plural,
+    scrolling,
+    words_tables,
+)
 from rouge2.io.topic_report.site import Record, Site
 from rouge2.stats.coverage import family_label, family_sort_key, natural_key
 
@@ -25,7 +36,7 @@ def task_body(site: Site, task: str, from_folder: bool) -> str:
     for rec in records:
         topics.update(t[0] for t in rec[6])
     out = [f'<div class="task" id="{tid}">\n<h2>Task {esc(task)}</h2>\n'
-           f'<p class="meta">{len(records)} systems, {len(refs)} references, '
+           f'<p class="meta">{plural(len(records), "system")}, {plural(len(refs), "reference")}, '
            f'{len(topics)} distinct reference topic words.</p>\n']
     out.append(legend())
     out.append(_task_systems_table(site, tid, records))
@@ -103,7 +114,7 @@ def _summary_section(site: Site, tid: str, rec: Record, refs: list[Reference],
     marks = []
     for s, e, i in cspans:
         n, status = ctopics[i][3:5]
-        note = f"{status} in {n}/{nrefs} references" if status != "added" else "added"
+        note = f"{status} in {n}/{plural(nrefs, 'reference')}" if status != "added" else "added"
         marks.append((s, e, f'class="{status}" title="{esc(note)}"'))
     missed: list[TopicWord] = [t for t in rtopics if t[4] == "missed"]
     pct_text = pct(covered / total) + "%" if total else "n/a"
@@ -112,7 +123,7 @@ def _summary_section(site: Site, tid: str, rec: Record, refs: list[Reference],
             f'<h3><span><a href="{esc(site.system_href(system, from_folder))}">{esc(system)}</a></span>'
             f'<span class="stats">covered {covered}/{total} ({pct_text}): {counts["exact"]} exact, '
             f'{counts["synonym"]} synonym, {counts["missed"]} missed, {counts["added"]} added '
-            f'(over {nrefs} references)</span>'
+            f'(over {plural(nrefs, "reference")})</span>'
             f'<button class="show" type="button">show in references</button></h3>\n'
             f'<p class="text">{marked(candidate, marks)}</p>\n'
             f'<p class="missed-words" title="superscript: references that have the word">'
@@ -145,12 +156,12 @@ def system_body(site: Site, system: str, from_folder: bool) -> str:
     if row["ci_low"] is not None:
         ci = (f" ({100 * d['bootstrap']['confidence']:g}% interval "
               f"{pct(row['ci_low'])}&#8211;{pct(row['ci_high'])}%)")
-    out.append(f'<p>Coverage {pct(row["coverage"])}%{ci} over {row["tasks"]} tasks; pooled '
+    out.append(f'<p>Coverage {pct(row["coverage"])}%{ci} over {plural(row["tasks"], "task")}; pooled '
                f'{pct(row["pooled_coverage"])}%; {fmt(row["missed_words_per_task"])} missed and '
                f'{fmt(row["added_words_per_task"])} added words per task.</p>\n')
     for status in ("missed", "added"):
         out.append(f"<h3>Most-{status} topic words</h3>\n")
-        out.append(words_tables(d[status]["systems"][system], status, sid, "tasks", site.html_top))
+        out.append(words_tables(d[status]["systems"][system], status, sid, site.html_top))
     out.append(_system_tasks_table(site, system, sid, from_folder))
     out.append("</div>\n")
     return scrolling("".join(out))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rouge2.io.topic_report.charts import svg_coverage, svg_top_words
-from rouge2.io.topic_report.markup import esc, filter_box, fmt, legend, num, pct, scrolling, words_tables
+from rouge2.io.topic_report.markup import esc, filter_box, fmt, legend, num, pct, plural, scrolling, words_tables
 from rouge2.io.topic_report.site import Site
 
 
@@ -15,7 +15,8 @@ def index_body(site: Site) -> str:
     parts.append(
         f'<p class="meta">Topic words: parts of speech <code>{esc(d["selection"])}</code> ({aux}); '
         f'distinct words (stems) as in ROUGE-TopicUniq; synonyms {"on" if d["synonyms"] else "off"}. '
-        f'{c["systems"]} systems, {c["tasks"]} tasks, {c["pairs"]} summaries.</p></header>\n')
+        f'{plural(c["systems"], "system")}, {plural(c["tasks"], "task")}, '
+        f'{plural(c["pairs"], "summary", "summaries")}.</p></header>\n')
     sections = [("overview", "Overview"), ("systems", "Systems"),
                 ("missed", "Most-missed topic words"), ("added", "Most-added topic words"),
                 ("contrast", "Contrasts"), ("tasks", "Tasks"), ("about", "Definitions and files")]
@@ -43,9 +44,15 @@ def overview(site: Site) -> str:
         if best["ci_low"] is not None:
             ci = (f" ({100 * d['bootstrap']['confidence']:g}% interval "
                   f"{pct(best['ci_low'])}&#8211;{pct(best['ci_high'])}%)")
-        out.append(f'<p>Highest coverage: <strong>{esc(best["system"])}</strong>, '
-                   f'{pct(best["coverage"])}% of the reference topic words per task on average{ci}; '
-                   f'lowest: <strong>{esc(worst["system"])}</strong>, {pct(worst["coverage"])}%.</p>\n')
+        if best["coverage"] == worst["coverage"]:  # one system, or all tied: no highest and lowest
+            who = (f'<strong>{esc(best["system"])}</strong> covers' if len(rows) == 1
+                   else f"All {len(rows)} systems cover")
+            out.append(f'<p>{who} {pct(best["coverage"])}% of the reference topic words per task '
+                       f'on average{ci if len(rows) == 1 else ""}.</p>\n')
+        else:
+            out.append(f'<p>Highest coverage: <strong>{esc(best["system"])}</strong>, '
+                       f'{pct(best["coverage"])}% of the reference topic words per task on average{ci}; '
+                       f'lowest: <strong>{esc(worst["system"])}</strong>, {pct(worst["coverage"])}%.</p>\n')
     cap = "Coverage per system: mean over tasks of covered / reference topic words"
     if d["bootstrap"]:
         b = d["bootstrap"]
@@ -105,7 +112,7 @@ def words_section(site: Site, status: str) -> str:
            f'<p class="note">All systems: {what}; counted in (task, system) pairs. Per system: see '
            f'the system pages ({", ".join(site.system_links())}). Top {site.html_top} per family '
            f'here; the topics CSV has more.</p>\n']
-    out.append(words_tables(site.data[status]["all"], status, "all", "pairs", site.html_top))
+    out.append(words_tables(site.data[status]["all"], status, "all", site.html_top))
     out.append("</section>\n")
     return "".join(out)
 
@@ -117,7 +124,7 @@ def contrast_section(site: Site) -> str:
     for k, c in enumerate(site.data["contrast"]):
         a, b = c["system_a"], c["system_b"]
         out.append(f'<h3 id="contrast-{k + 1}">{esc(a)} vs {esc(b)} '
-                   f'<span class="stats">{c["tasks"]} shared tasks</span></h3>\n<div class="twocol">\n')
+                   f'<span class="stats">{plural(c["tasks"], "shared task")}</span></h3>\n<div class="twocol">\n')
         for key, x, y in (("a_covers_b_misses", a, b), ("b_covers_a_misses", b, a)):
             rows = c[key][: site.html_top]
             tid = f"t-contrast-{k + 1}-{'ab' if key.startswith('a_') else 'ba'}"

@@ -29,6 +29,11 @@ OTHER_COLOR = "#9c755f"
 esc = html.escape
 
 
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 task``, ``2 tasks``: a count with its noun in the right number."""
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
 def pct(x: float | None, digits: int = 1) -> str:
     return "n/a" if x is None else f"{100.0 * x:.{digits}f}"
 
@@ -76,14 +81,13 @@ def legend() -> str:
 
 
 def words_tables(rows: Sequence[dict[str, Any]], status: str, prefix: str,
-                 unit: str, limit: int | None) -> str:
+                 limit: int | None) -> str:
     """One sortable table of ``status`` (missed or added) topic words per family."""
     by_family: dict[str, list[dict[str, Any]]] = {}
     for r in rows:
         by_family.setdefault(r["family"], []).append(r)
     if not by_family:
         return f'<p class="note">No topic word was {status}.</p>\n'
-    occurs = "as reference topic" if status == "missed" else "used"
     out = ['<div class="families">\n']
     for fam in sorted(by_family, key=family_sort_key):
         tid = f"{prefix}-{status}-{fam.lower() or 'x'}"
@@ -91,8 +95,8 @@ def words_tables(rows: Sequence[dict[str, Any]], status: str, prefix: str,
         out.append(f'<div><h3 id="{tid}-h">{esc(family_label(fam).capitalize())} '
                    f'<span class="stats">{esc(fam)}</span></h3>\n'
                    f'<table class="sortable" id="{tid}"><thead><tr><th class="l">topic</th>'
-                   f'<th data-type="num">{unit}</th><th data-type="num">share %</th>'
-                   f'<th data-type="num">{occurs}</th><th data-type="num">rate %</th></tr></thead><tbody>\n')
+                   '<th data-type="num">tasks</th><th data-type="num">share %</th>'  # the glossary's names
+                   '<th data-type="num">occurs</th><th data-type="num">rate %</th></tr></thead><tbody>\n')
         for r in shown:
             out.append(f'<tr><td class="l">{esc(r["topic"])}</td><td>{r["tasks"]}</td>'
                        f'<td data-v="{num(r["share"])}">{pct(r["share"])}</td>'

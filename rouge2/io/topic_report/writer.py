@@ -37,6 +37,7 @@ from typing import IO, Any
 from rouge2.errors import UserError
 from rouge2.io.topic_report.pages import write_single, write_split
 from rouge2.io.topic_report.site import Record, Site
+from rouge2.measures.base import MEASURES
 from rouge2.measures.coverage import STATUSES, PairCoverage
 from rouge2.stats.coverage import BootstrapSettings, CoverageStats, PairSummary
 
@@ -77,10 +78,9 @@ def report_topics(cfg) -> str:
     if spec:
         return spec
     for m in cfg.measures:
-        low = m.lower()
-        for prefix in ("rouge-topicuniq-", "rouge-topic-"):
-            if low.startswith(prefix):
-                return low[len(prefix):]
+        tags = MEASURES.capability(m, "topic_tags")
+        if tags is not None:
+            return tags(MEASURES.canonical(m))
     raise UserError(f"{cfg.source}: outputs.topic_report: the run has no topic measure; add one "
                     f"(e.g. \"rouge-topic-nn|jj\") or give the parts of speech with "
                     f"outputs.topic_report.topics (e.g. topics: nn|jj)")
