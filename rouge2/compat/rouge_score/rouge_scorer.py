@@ -52,7 +52,7 @@ from collections import Counter
 from rouge2.analysis.porter_nltk import nltk_porter_stem
 from rouge2.analysis.rouge_score_text import rouge_score_tokens
 from rouge2.compat.errors import CompatTextTypeError, CompatTypeError, CompatValueError, SentenceDataMissing
-from rouge2.compat.rouge_score import scoring, tokenizers
+from rouge2.compat.rouge_score import _scores, tokenizers
 from rouge2.kernels import (
     lcs_length,
     lcs_marks,
@@ -69,8 +69,8 @@ __all__ = ["RougeScorer"]
 # one digit, and (through "$") an optional trailing newline.
 _ROUGE_N = re.compile(r"rouge[0-9]\n?\Z")
 
-_Score = scoring.Score
-_fmeasure = scoring.fmeasure
+_Score = _scores.Score
+_fmeasure = _scores.fmeasure
 _ZERO = _Score(0, 0, 0)  # rouge-score's score of an empty text (ints)
 _new_tuple = tuple.__new__
 
@@ -231,7 +231,7 @@ class _Plan:
         return out
 
 
-class RougeScorer(scoring.BaseScorer):
+class RougeScorer(_scores.BaseScorer):
     """rouge-score's ``RougeScorer``: the same arguments, methods and floats.
 
     ``rouge_types``: names among ``rouge1`` ... ``rouge9``, ``rougeL``,
