@@ -203,7 +203,7 @@ def _fold(text, what: str) -> str:
         return text if text.isascii() else text.lower()
     if isinstance(text, bytes):
         return text.decode("utf-8")
-    raise CompatTypeError(f"the {what} must be a string, not {type(text).__name__}")
+    raise CompatTextTypeError(f"the {what} must be a string, not {type(text).__name__}")
 
 
 class _Plan:
