@@ -30,8 +30,9 @@ measures or options, only of strings and integer ids.
     Porter variant of ``porter155.h`` plus the exception dict ``table``;
     ``fallback`` only for tokens C does not take, non-ASCII or with a
     newline) or, in Python, :class:`rouge2.kernels.python.MemoStemmer`
-    calling ``fallback``, the uncached definition, for every new token.  ``table`` may be a callable returning the dict, called on
-    first need.  The memo is emptied when it holds ``memo_limit`` tokens.
+    calling ``fallback``, the uncached definition, for every new token.
+    ``table`` may be a callable returning the dict, called on first need.
+    The memo is emptied when it holds ``memo_limit`` tokens.
 ``porter155_stem(word)``
     the Porter variant alone in C (ASCII words without newlines), ``None``
     on the Python path; for tests.
@@ -53,6 +54,12 @@ measures or options, only of strings and integer ids.
     meta-evaluation's bootstrap and permutation loops (``stats_kernels.h``),
     in C only (``None`` on the Python path, where
     :mod:`rouge2.stats.correlation` computes the same numbers itself).
+``rouge_score_prf(target, prediction, orders, lcs, lsum, stem)``, ``nltk_porter_stem(word)``
+    the rouge-score drop-in's (P, R, F) of rougeN, rougeL and rougeLsum in
+    one call per pair, and nltk's Porter stemmer (``rouge_score.h``;
+    definitions in :mod:`rouge2.kernels.rouge_score` and
+    :mod:`rouge2.analysis.porter_nltk`); ``nltk_porter_stem`` is None on the
+    Python path.
 ``mt_words(state, m)``, ``mt_bootstrap_sums(state, values, rows)``, ``mt_signed_sums(state, diffs, rows)``
     the same, generating the Mersenne Twister words from a
     ``random.Random`` state (returning the advanced state), in C only
@@ -64,6 +71,7 @@ from __future__ import annotations
 import os
 
 from rouge2.kernels import python
+from rouge2.kernels import rouge_score as _py_rouge_score
 from rouge2.kernels.python import (  # Perl's drand48
     DRAND48_A,
     DRAND48_C,
@@ -147,6 +155,10 @@ class BatchKernels:
         return f"<BatchKernels {self.name}>"
 
 
+#: the rouge-score drop-in's kernels (rouge_score.h), from an extension that has them
+rouge_score_prf = getattr(_C, "rouge_score_prf", _py_rouge_score.rouge_score_prf)
+nltk_porter_stem = getattr(_C, "nltk_porter_stem", None)
+
 #: the pure-Python batch kernels (the definition) and the chosen ones
 PY_BATCH = BatchKernels(python, "python")
 BATCH = BatchKernels(_C, "c") if _C is not None else PY_BATCH
@@ -160,8 +172,13 @@ lcs_marks = python.lcs_marks
 
 __all__ = [
     "BATCH",
+    "DRAND48_A",
+    "DRAND48_C",
+    "DRAND48_SEED",
     "HAVE_C",
+    "MASK48",
     "PY_BATCH",
+    "SCALE48",
     "BatchKernels",
     "accuracy_resample",
     "clipped_hits",
@@ -177,6 +194,7 @@ __all__ = [
     "mt_signed_sums",
     "mt_words",
     "ngram_hits",
+    "nltk_porter_stem",
     "packed_ngrams",
     "perl_resample_table",
     "porter155_stem",
@@ -187,6 +205,7 @@ __all__ = [
     "py_token_ids",
     "rouge155_stemmer",
     "rouge155_tokens",
+    "rouge_score_prf",
     "signed_sums",
     "spa_resample",
     "token_ids",

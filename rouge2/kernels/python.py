@@ -509,7 +509,7 @@ def score_pairs(ids, sent_starts, text_sents, remap, cands, ref_starts, refs, me
                     r_total = max(0, len(ref) - n + 1)
                     hit = ngram_hits(cand, ref, n) if c_total and r_total else 0
                     out.extend((hit, r_total, c_total, r_total))
-                elif kind == M_LCS or kind == M_LCS_FLAT:
+                elif kind in (M_LCS, M_LCS_FLAT):
                     hit = 0
                     if cand and ref:
                         hit = (_union_lcs_hit(cand, cand_sents, ref, ref_sents) if kind == M_LCS
