@@ -37,7 +37,7 @@ def test_docs_command_prints_a_page_and_suggests():
 
 
 @pytest.mark.parametrize("name", ["quickstart", "rouge155-equivalent", "news-summeval", "domain-synonyms",
-                                  "languages-zh"])
+                                  "languages-zh", "planted-dictionary"])
 def test_example_configs_run_from_any_folder(tmp_path, name):
     assert name in example_names()
     (tmp_path / "run.yaml").write_text(example_text(name))

@@ -81,8 +81,9 @@ def test_a_summeval_shaped_run_prints_at_most_40_lines(tmp_path, capsys):
     assert "paired tests stem vs plain (per system and measure, F over its tasks, " in text
     assert " of 96 (16 systems x 6 measures)" in text
     assert "correlation with human judgments" in text
-    assert lines[-1] == ("wrote 7 files in out: per_summary.jsonl, per_summary.csv, results.csv, "
-                         "summary.json, variants.csv, correlations.json, correlations.csv")
+    assert lines[-1] == ("wrote 9 files in out: per_summary.jsonl, per_summary.csv, results.csv, "
+                         "summary.json, variants.csv, correlations.json, correlations.csv, "
+                         "variant_effects.csv, variant_drilldown.csv")
     # the details left out of the console are in the files
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert len(summary["variant_comparisons"]) == 16 * 6

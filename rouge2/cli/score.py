@@ -37,7 +37,7 @@ from typing import Any
 
 from rouge2 import files
 from rouge2.errors import UserError
-from rouge2.io.outputs import OutputFiles
+from rouge2.io.outputs import OutputFiles, write_rows
 from rouge2.io.writers import format_comparisons
 from rouge2.limits import MAX_RESAMPLES, MAX_TEST_RESAMPLES, check_count
 from rouge2.measures import default_score
@@ -52,6 +52,7 @@ from rouge2.stats.aggregate import (
 )
 from rouge2.stats.aspects import AspectStats, Bootstrap, aspect_table
 from rouge2.stats.significance import DEFAULT_TEST, DEFAULT_TEST_RESAMPLES, TESTS
+from rouge2.synonyms.explain import MATCH_COLUMNS, MatchTable, coverage_warnings
 
 
 class _Parser(argparse.ArgumentParser):
@@ -339,9 +340,10 @@ def _outputs(args, inputs: files.InputRecord, paths: list[str]) -> OutputFiles |
                 inputs.add(path, os.stat(path))
             except (OSError, ValueError):
                 pass
-    if args.per_summary is None:
+    paths = [p for p in (args.per_summary, args.explain_synonyms) if p is not None]
+    if not paths:
         return None
-    return OutputFiles([args.per_summary], overwrite=args.overwrite, inputs=inputs,
+    return OutputFiles(paths, overwrite=args.overwrite, inputs=inputs,
                        hint="use --overwrite to replace it", lock_hint="write the file elsewhere")
 
 
@@ -359,11 +361,44 @@ def _writing(args, paths: list[str]):
             raise
 
 
-def _per_summary(outputs: OutputFiles | None, results: dict[str, Any]) -> None:
-    """Each summary's scores (JSONL) through the output layer."""
+def _write_outputs(args, outputs: OutputFiles | None, results: dict[str, Any]) -> None:
+    """``--per-summary`` and ``--explain-synonyms``, published together."""
     if outputs is None:
         return
-    path = outputs.guard.paths[0]
+    if args.per_summary is not None:
+        _per_summary(outputs, Path(args.per_summary), results)
+    if args.explain_synonyms is not None:
+        with outputs.open(args.explain_synonyms, newline="") as f:
+            write_rows(f, MATCH_COLUMNS, _match_rows(results))
+    outputs.commit()
+
+
+def _match_rows(results: dict[str, Any]) -> list[dict[str, Any]]:
+    """The systems' synonym matches in one table (``example_system``: the ``-i`` file)."""
+    table = MatchTable()
+    for system, result in results.items():
+        for row in result.synonym_matches or ():
+            table.add(None, row["measure"], {(row["reference_word"], row["candidate_word"]): row["matches"]},
+                      row["example_task"], system)
+    return table.rows(measures=next(iter(results.values())).measures)
+
+
+def _coverage_lines(results: dict[str, Any]) -> list[str]:
+    """Per system, each synonym source's coverage (``--explain-synonyms``), then warnings."""
+    lines, warnings = [], []
+    for system, result in results.items():
+        rows = result.synonym_coverage or []
+        parts = [f"{r['source']} {r['fired']:,} fired / {r['in_data']:,} in the data / {r['entries']:,} words"
+                 for r in rows if r["entries"] is not None]
+        if parts:
+            lines.append(f"synonyms ({system}): {'; '.join(parts)}")
+        warnings += [w.replace("warning: ", f"rouge2 score: warning: ({system}) ", 1)
+                     for w in coverage_warnings(rows)]
+    return lines + warnings
+
+
+def _per_summary(outputs: OutputFiles, path: Path, results: dict[str, Any]) -> None:
+    """Each summary's scores (JSONL) through the output layer."""
     with outputs.open(path) as f:
         for system, result in results.items():
             for i, (scores, stats) in enumerate(zip(result.per_summary, result.stats)):
@@ -374,7 +409,6 @@ def _per_summary(outputs: OutputFiles | None, results: dict[str, Any]) -> None:
                 row["stats"] = {m: [[x.hit, x.ref_total, x.cand_total] for x in v]
                                 for m, v in stats.items()}
                 f.write(json.dumps(row) + "\n")
-    outputs.commit()
 
 
 # ---------------------------------------------------------------------------
@@ -498,14 +532,16 @@ def _corpus(args, outputs: OutputFiles | None) -> int:
     kw = _scoring_options(args, refs)
     progress = _progress(args)
     results = {name: evaluate(preds, refs, args.measures, confidence=args.confidence,
-                              resamples=args.resamples, seed=args.seed, progress=progress, **kw)
+                              resamples=args.resamples, seed=args.seed, progress=progress,
+                              explain_synonyms=args.explain_synonyms is not None, **kw)
                for name, preds in systems.items()}
     aspects = aspect_coverage(systems, refs, tasks=[str(i + 1) for i in range(len(refs))], **kw) \
         if kw.get("aspects") else None
     comparisons = _comparisons(args, results, aspects, progress)
     scripts = ({n: script_averages_of(r, args.confidence) for n, r in results.items()}
                if args.average == "rouge155" else {})
-    _per_summary(outputs, results)
+    _write_outputs(args, outputs, results)
+    _print_coverage(args, results)
     first = next(iter(results.values()))
     if args.json:
         _print_document(first, [_system_entry(r, n, scripts.get(n)) for n, r in results.items()],
@@ -518,6 +554,18 @@ def _corpus(args, outputs: OutputFiles | None) -> int:
     _print_extras(args, aspects, comparisons)
     print(first.signature)
     return 0
+
+
+def _print_coverage(args, results: dict[str, Any]) -> None:
+    """``--explain-synonyms``: the sources' coverage and warnings, on stderr
+    (stdout keeps its table or JSON document)."""
+    if args.explain_synonyms is None:
+        return
+    if not any(r.options.synonyms for r in results.values()):
+        print("rouge2 score: warning: --explain-synonyms without synonyms: give --synonyms (nothing can "
+              "fire)", file=sys.stderr)
+    for line in _coverage_lines(results):
+        print(line if line.startswith("rouge2 score:") else f"rouge2 score: {line}", file=sys.stderr)
 
 
 def _print_extras(args, aspects: AspectStats | None, comparisons: list[dict[str, Any]]) -> None:
@@ -558,8 +606,10 @@ def _pair(args, outputs: OutputFiles | None) -> int:
         cand = read_text(args.candidate, args.encoding)
         refs = [read_text(r, args.encoding) for r in args.references]
     kw = _scoring_options(args, [refs])
-    result = evaluate([cand], [refs], args.measures, resamples=0, progress=_progress(args), **kw)
-    _per_summary(outputs, {args.candidate: result})
+    result = evaluate([cand], [refs], args.measures, resamples=0, progress=_progress(args),
+                      explain_synonyms=args.explain_synonyms is not None, **kw)
+    _write_outputs(args, outputs, {args.candidate: result})
+    _print_coverage(args, {args.candidate: result})
     if args.json:
         _print_document(result, [result.system_entry(args.candidate)], [], "pair", "mean")
         return 0
@@ -599,6 +649,10 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--json", action="store_true",
                     help="print a rouge2.score/1 JSON document instead of a table (rouge2 docs scoring)")
     ap.add_argument("--per-summary", metavar="FILE", help="write each summary's scores (JSONL)")
+    ap.add_argument("--explain-synonyms", metavar="FILE",
+                    help="write which synonym pairs matched (CSV: measure, reference and candidate word, "
+                         "matches, an example) and print each synonym source's coverage on stderr "
+                         "(rouge2 docs synonym-experiments)")
     ap.add_argument("--overwrite", action="store_true",
                     help="let --per-summary replace a file rouge2 did not write (never an input, a "
                          "device, a link or a folder)")

@@ -164,6 +164,12 @@ class RunConfig:
         """Whether the run has an aspect lexicon (the ``aspects`` section): the
         per-aspect outputs exist for it."""
         return self.options.aspects != "none"
+
+    @property
+    def synonyms(self) -> bool:
+        """Whether the run or one of its variants uses synonyms: the synonym
+        outputs exist for it."""
+        return any(o.synonyms for _, o in self.option_sets)
     #: ``file:line`` of keys checked after the inputs are read, such as
     #: ``compare.pairs[0]`` or ``outputs.topic_report.contrast[1]`` (messages only)
     locations: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
@@ -672,8 +678,9 @@ def _outputs(ctx: Ctx, node: yaml.Node | None, measures: tuple[str, ...],
             continue
         if spec.needs is not None and spec.needs not in present:
             if key in c and not (is_null(c.get(key)) or is_bool(c.get(key))):
-                raise ctx.fail(c.value_node(key), f"outputs.{key}: the config has no "
-                                                  f"'{spec.needs}' section to write it for")
+                what = "synonyms (preprocess.synonyms, here or in a variant)" if spec.needs == "synonyms" \
+                    else f"'{spec.needs}' section"
+                raise ctx.fail(c.value_node(key), f"outputs.{key}: the config has no {what} to write it for")
             files[key] = None
         elif key in c:
             files[key] = _output_file(ctx, c.get(key), f"outputs.{key}", out_dir, spec.default)
@@ -925,11 +932,12 @@ def parse_config(text: str, source: str | Path | None = None,
     lexicon = load_lexicon(aspects["aspects"]) if aspects else None
     names = lexicon.aspects if lexicon is not None else None
     compare = _compare(ctx, top.get("compare"), locations, names) if "compare" in top else None
-    outputs = _outputs(ctx, top.get("outputs"), measures, locations,
-                       frozenset(k for k in ("variants", "meta_evaluation", "aspects") if k in top and
-                                 (k != "aspects" or aspects)))
     variants = _variants(ctx, top.get("variants"), options, pre, sentences, top, aspects) \
         if "variants" in top else ()
+    synonyms = any(o.synonyms for _, o in (variants or (("", options),)))
+    outputs = _outputs(ctx, top.get("outputs"), measures, locations,
+                       frozenset(k for k in ("variants", "meta_evaluation", "aspects") if k in top and
+                                 (k != "aspects" or aspects)) | ({"synonyms"} if synonyms else set()))
     _check_report_variant(outputs, variants, locations)
     compare_variants: tuple[tuple[str, str], ...] = ()
     if "compare_variants" in top:

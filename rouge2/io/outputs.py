@@ -26,6 +26,7 @@ through :class:`OutputFiles`: targets checked by
 
 from __future__ import annotations
 
+import csv
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -40,6 +41,8 @@ from rouge2.io.atomic import OutputTransaction
 from rouge2.io.ownership import MANIFEST, OVERRIDE_HINT, OutputGuard, check_target
 from rouge2.io.topic_report import TopicReportWriter, report_paths
 from rouge2.registry import Registry
+from rouge2.stats.effects import CORRELATION_COLUMNS, DRILLDOWN_COLUMNS, EFFECT_COLUMNS, effect_table
+from rouge2.synonyms.explain import MATCH_COLUMNS
 
 __all__ = ["OUTPUTS", "OutputFiles", "OutputSpec", "active", "declared_paths", "format_written", "start", "write_files"]
 
@@ -278,6 +281,28 @@ def _report_links(cfg: Any, html: Path) -> list[tuple[str, str]]:
     return [("Aspect coverage (systems x aspects)", Path(os.path.relpath(page, html.parent)).as_posix())]
 
 
+def write_rows(f: IO[str], columns: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> None:
+    """A CSV with a header of ``columns`` and one line per row (None: empty;
+    numbers in full, as in the JSON summary)."""
+    w = csv.writer(f, lineterminator="\n")
+    w.writerow(columns)
+    for r in rows:
+        w.writerow(["" if r.get(c) is None else r.get(c) for c in columns])
+
+
+def _write_synonym_matches(f: IO[str], cfg: Any, result: Any) -> None:
+    write_rows(f, MATCH_COLUMNS, result.synonyms.rows() if result.synonyms is not None else ())
+
+
+def _write_variant_effects(f: IO[str], cfg: Any, result: Any) -> None:
+    columns = EFFECT_COLUMNS + (CORRELATION_COLUMNS if result.effect_correlations else ())
+    write_rows(f, columns, effect_table(result.effects, result.effect_correlations))
+
+
+def _write_drilldown(f: IO[str], cfg: Any, result: Any) -> None:
+    write_rows(f, DRILLDOWN_COLUMNS, result.drilldown.rows() if result.drilldown is not None else ())
+
+
 def _write_aspect_report(f: IO[str], cfg: Any, result: Any) -> None:
     summary = result.summary.get("aspects", {})
     write_aspect_report(f, result.aspect_stats, result.aspects, title=cfg.name,
@@ -322,6 +347,18 @@ register("aspects_csv", OutputSpec("aspects.csv", write=lambda f, cfg, r: write_
 register("aspect_report", OutputSpec("aspects.html", write=_write_aspect_report, needs="aspects",
                                      group="aspects"),
          "the systems x aspects heatmap page, drilling down to tasks and words")
+register("synonym_matches", OutputSpec("synonym_matches.csv", write=_write_synonym_matches, newline="",
+                                       needs="synonyms", group="synonyms"),
+         "which synonym pairs the matchings used: per (variant, measure, reference word, candidate word)")
+register("variant_effects", OutputSpec("variant_effects.csv", write=_write_variant_effects, newline="",
+                                       needs="variants", group="variants"),
+         "per (variant against baseline, measure, score): the change in the mean with its interval and "
+         "p, the share of summaries changed, Kendall tau of the rankings; with meta_evaluation the "
+         "change in each correlation")
+register("variant_drilldown", OutputSpec("variant_drilldown.csv", write=_write_drilldown, newline="",
+                                         needs="variants", group="variants"),
+         "the summaries whose compared score moved most per variant and measure, with the synonym "
+         "matches they used")
 register("topic_report", OutputSpec("topic_coverage", generic=False, sink=_TopicReport, paths=_topic_paths,
                                     group="topic report"),
          "the topic-coverage report: HTML pages, CSV and JSON")

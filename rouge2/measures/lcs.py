@@ -26,6 +26,7 @@ from rouge2.kernels import mask_lcs_length as lcs_length
 from rouge2.kernels.python import wlcs_marks as _wlcs_marks
 from rouge2.measures.base import MEASURES, BatchSpec, Measure, PairStats, measure_key
 from rouge2.measures.ngram import ids_of, token_ids
+from rouge2.synonyms.matching import larger_hit
 
 
 def _sentence_masks(text):
@@ -66,10 +67,9 @@ class LCS(Measure):
         if self.relation is not None:
             # Synonyms never lower the hit: the larger of the plain hit and
             # the synonym-aware one (docs/synonyms.md, "Monotone").
-            syn = self._synonym_hits(cand, ref)
-            if syn >= min(base, cand_total):
-                return PairStats(syn, base, cand_total)
-            return PairStats(max(syn, self._plain_hit(cand, ref)), base, cand_total)
+            hit = larger_hit(self.relation, lambda: self._synonym_hits(cand, ref),
+                             lambda: self._plain_hit(cand, ref), min(base, cand_total))
+            return PairStats(hit, base, cand_total)
         return PairStats(self._plain_hit(cand, ref), base, cand_total)
 
     def _plain_hit(self, cand, ref) -> int:
@@ -132,7 +132,9 @@ class LCS(Measure):
         if not base or not cand_total:
             return PairStats(0, base, cand_total)
         if self.relation is not None:
-            return PairStats(self._synonym_hits(cand, ref), base, cand_total)
+            hit = larger_hit(self.relation, lambda: self._synonym_hits(cand, ref),
+                             lambda: _kernels.lcs_length(token_ids(ref), token_ids(cand)), min(base, cand_total))
+            return PairStats(hit, base, cand_total)
         return PairStats(_kernels.lcs_length(token_ids(ref), token_ids(cand)), base, cand_total)
 
     def _synonym_hits(self, cand, ref) -> int:
@@ -226,7 +228,8 @@ class WLCS(Measure):
         """
         hit, base = self._plain_raw(cand, ref)
         if self.relation is not None and base:
-            hit = max(hit, self._synonym_hit(cand, ref))
+            plain = hit
+            hit = larger_hit(self.relation, lambda: self._synonym_hit(cand, ref), lambda: plain, float("inf"))
         return hit, base
 
     def _plain_raw(self, cand, ref):

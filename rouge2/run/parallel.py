@@ -53,7 +53,6 @@ from rouge2.measures.base import PairStats
 from rouge2.scoring.batch import CHUNK, batch_plan
 from rouge2.scoring.options import Options
 from rouge2.scoring.scorer import Scorer
-from rouge2.stats.combine import combine
 from rouge2.stats.prf import Score
 
 
@@ -69,7 +68,9 @@ class PairScorer:
     coverage (under the first set) when the report is on."""
 
     def __init__(self, measures: tuple[str, ...], option_sets, report_topics: str | tuple | None,
-                 frequencies: dict | None = None):
+                 frequencies: dict | None = None, explain: bool = False):
+        """``explain``: note which synonym pairs each variant with synonyms
+        matched, and the words of its texts (docs/synonym-experiments.md)."""
         if isinstance(option_sets, Options):
             option_sets = ((None, option_sets),)
         analyzers: dict[tuple, Any] = {}
@@ -94,6 +95,9 @@ class PairScorer:
                         if sc.options.aspects != "none"}
         if frequencies is not None:
             self.apply(frequencies)
+        #: per variant with synonyms, when explaining: it gets ``(matches, words)`` per item
+        self.explained = frozenset(name for name, sc in self.scorers.items()
+                                   if explain and sc.relation is not None)
 
     # -- topic_weights: idf over the run's references ------------------------
     @property
@@ -121,22 +125,22 @@ class PairScorer:
             if "aspects" in entry:
                 self.aspects[name].fit(entry["aspects"])
 
-    @staticmethod
-    def _score(sc: Scorer, item: InputItem) -> tuple[dict[str, Score], dict[str, list[PairStats]]]:
-        o = sc.options
-        per_measure = sc.pair_stats(item.candidate, list(item.references))
-        scores: dict[str, Score] = {}
-        stats: dict[str, list[PairStats]] = {}
-        for name, pairs in per_measure.items():
-            per_ref = [p[0] for p in pairs]
-            stats[name] = per_ref
-            scores[name] = combine(sc.measures[name], per_ref, o.multi_reference, o.alpha,
-                                   [p[1] for p in pairs], o.rounding)
-        return scores, stats
+    def _score(self, name: Any, sc: Scorer, item: InputItem,
+               explained: dict) -> tuple[dict[str, Score], dict[str, list[PairStats]]]:
+        """One variant's scores and statistics of ``item``; a variant that
+        explains its synonyms puts ``(matches, words)`` in ``explained``."""
+        if name in self.explained:
+            per_measure, matches, words = sc.explained_stats(item.candidate, list(item.references))
+            explained[name] = (matches, words)
+        else:
+            per_measure = sc.pair_stats(item.candidate, list(item.references))
+        return sc.combined(per_measure)
 
-    def __call__(self, item: InputItem) -> tuple[dict[Any, tuple[dict[str, Score], dict]], Any, tuple[bool, int], dict]:
-        per_variant = {name: self._score(sc, item) for name, sc in self.scorers.items()}
-        return self._finish(item, per_variant, None)
+    def __call__(self, item: InputItem) -> tuple[dict[Any, tuple[dict[str, Score], dict]], Any, tuple[bool, int],
+                                                 dict, dict]:
+        explained: dict = {}
+        per_variant = {name: self._score(name, sc, item, explained) for name, sc in self.scorers.items()}
+        return self._finish(item, per_variant, None, explained)
 
     def score_items(self, items: Sequence[InputItem]) -> list:
         """``[self(item) for item in items]``, the same results, with each
@@ -146,14 +150,15 @@ class PairScorer:
         if not self.batched or not items:
             return [self(item) for item in items]
         per_variant: list[dict] = [{} for _ in items]
+        explained: list[dict] = [{} for _ in items]
         empties = None
         pairs = [(item.candidate, item.references) for item in items]
         for k, (name, sc) in enumerate(self.scorers.items()):
             plan = self.plans[name]
             res = plan.chunk_stats_empty(pairs, empties=(k == 0)) if plan is not None else None
             if res is None:
-                for slot, item in zip(per_variant, items):
-                    slot[name] = self._score(sc, item)
+                for slot, item, ex in zip(per_variant, items, explained):
+                    slot[name] = self._score(name, sc, item, ex)
                 continue
             assert plan is not None  # a result comes only from a plan
             stats, ref_starts, flags = res
@@ -162,14 +167,14 @@ class PairScorer:
                 slot[name] = (score, st)
             if k == 0:
                 empties = flags
-        if empties is None:
-            return [self._finish(item, pv, None) for item, pv in zip(items, per_variant)]
-        return [self._finish(item, pv, e) for item, pv, e in zip(items, per_variant, empties)]
+        flags = empties if empties is not None else [None] * len(items)
+        return [self._finish(item, pv, e, ex) for item, pv, e, ex in zip(items, per_variant, flags, explained)]
 
-    def _finish(self, item: InputItem, per_variant: dict, empty) -> tuple:
+    def _finish(self, item: InputItem, per_variant: dict, empty, explained: dict) -> tuple:
         """``self(item)``'s result from the item's scores: the topic coverage,
-        and ``empty`` (texts with no words after preprocessing, which the run
-        reports) unless the batch path gave it."""
+        ``empty`` (texts with no words after preprocessing, which the run
+        reports) unless the batch path gave it, the aspects, and what the
+        variants that explain their synonyms noted."""
         cov = None
         if self.coverage is not None:
             cov = self.coverage.pair(item.task, item.system, _text(item.candidate),
@@ -180,7 +185,7 @@ class PairScorer:
                      sum(1 for r in item.references if analyzer.analyze(r).is_empty))
         aspects = {name: a.pair(item.task, item.system, item.candidate, list(item.references))
                    for name, a in self.aspects.items()}
-        return per_variant, cov, empty, aspects
+        return per_variant, cov, empty, aspects, explained
 
 
 def _text(t) -> str:
@@ -247,9 +252,9 @@ def quiet_signals() -> None:
                     pass
 
 
-def _init_worker(measures, option_sets, report_topics, frequencies=None) -> None:
+def _init_worker(measures, option_sets, report_topics, frequencies=None, explain=False) -> None:
     global _WORKER
-    _WORKER = PairScorer(measures, option_sets, report_topics, frequencies)
+    _WORKER = PairScorer(measures, option_sets, report_topics, frequencies, explain)
 
 
 def _score_chunk(chunk: list[InputItem]) -> list:

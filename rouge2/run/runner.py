@@ -42,8 +42,10 @@ from rouge2.limits import MAX_VARIANT_GRID
 from rouge2.registry import suggest
 from rouge2.run import aspects as run_aspects
 from rouge2.run import compare as run_compare
+from rouge2.run import effects as run_effects
 from rouge2.run.parallel import PairScorer, Workers, scored
 from rouge2.run.progress import NO_PROGRESS, Progress
+from rouge2.run.synonyms import SynonymReport, explaining
 from rouge2.scoring.signature import data_versions, signature, signature_line
 from rouge2.stats.aggregate import by_system, compare, ranking, ranking_agreement, summarize
 from rouge2.stats.meta import Scores, comparisons, correlations
@@ -86,6 +88,13 @@ class RunResult:
     #: the per-aspect analysis (runs with an aspect lexicon): its data and the rows of aspects.csv
     aspect_stats: Any = None
     aspects: list[dict[str, Any]] = field(default_factory=list)
+    #: which synonym pairs fired, and the sources' coverage (runs that write synonym_matches.csv)
+    synonyms: SynonymReport | None = None
+    #: variants: what each changed against its baseline (rows of rouge2.run.effects), the
+    #: change of the correlations (meta_evaluation), the summaries that moved most
+    effects: list[dict[str, Any]] = field(default_factory=list)
+    effect_correlations: list[dict[str, Any]] = field(default_factory=list)
+    drilldown: run_effects.Drilldown | None = None
 
     @property
     def main(self) -> VariantResult:
@@ -130,10 +139,15 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
         with outputs:
             result = RunResult(variants={name: VariantResult(name) for name, _ in cfg.option_sets})
             result.aspect_stats = run_aspects.new_stats(setup.pair_scorer)
+            if setup.pair_scorer.explained:
+                result.synonyms = SynonymReport(cfg, setup.pair_scorer)
+            if cfg.variants:
+                result.drilldown = run_effects.Drilldown(cfg)
             if setup.pair_scorer.weighted:  # topic_weights: idf over the run's references, read first
                 items = list(items) if items is not None else None
                 setup.fit(cfg, items)
-            worker_args = (cfg.measures, cfg.option_sets, setup.report_topics, setup.frequencies)
+            worker_args = (cfg.measures, cfg.option_sets, setup.report_topics, setup.frequencies,
+                           explaining(cfg))
             with Workers(jobs, worker_args) as workers:
                 ctx = OutputContext(cfg, outputs.open, setup.pair_scorer.coverage)
                 sinks = start_outputs(cfg, ctx)
@@ -190,7 +204,7 @@ class _Setup:
             self.report_topics = report_topics(cfg)
             if cfg.variants:  # the report shows one variant, named in it
                 self.report_topics = (self.report_topics, cfg.outputs.topic_report_variant or cfg.variants[0][0])
-        self.pair_scorer = PairScorer(cfg.measures, cfg.option_sets, self.report_topics)
+        self.pair_scorer = PairScorer(cfg.measures, cfg.option_sets, self.report_topics, explain=explaining(cfg))
         #: topic_weights: idf - the document frequencies over the run's references (:meth:`fit`)
         self.frequencies: dict | None = None
         self.versions = data_versions(cfg.options, cfg.measures, self.pair_scorer.scorer.tagger)
@@ -240,7 +254,8 @@ def _score_items(cfg: RunConfig, result: RunResult, pair_scorer: PairScorer, wor
     results = scored(_checked(cfg, stream, digest), pair_scorer, workers)
     scoring = bars.phase("scoring", _count(cfg, items) if bars.enabled else None, "summaries")
     try:
-        for item, (per_variant, cov, (empty_candidate, empty_references), aspects) in scoring.wrap(results):
+        for item, (per_variant, cov, (empty_candidate, empty_references), aspects, explained) in \
+                scoring.wrap(results):
             key = (item.task, item.system)
             result.empty_candidates += empty_candidate
             result.empty_references += empty_references
@@ -252,6 +267,10 @@ def _score_items(cfg: RunConfig, result: RunResult, pair_scorer: PairScorer, wor
             if result.aspect_stats is not None:
                 for name, pair_aspects in aspects.items():
                     result.aspect_stats.add(name, pair_aspects)
+            if result.synonyms is not None:
+                result.synonyms.add(item, explained)
+            if result.drilldown is not None:
+                result.drilldown.add(item, per_variant, explained)
     finally:
         scoring.close()
         results.close()  # stops worker processes early on a failure
@@ -272,6 +291,7 @@ def _statistics(cfg: RunConfig, result: RunResult, bars: Progress, workers: Work
     if cfg.variants:
         result.rankings = _rankings(cfg, result)
         result.variant_comparisons = _compare_variants(cfg, result, workers)
+        result.effects = run_effects.effect_rows(cfg, result.variants)
     if cfg.meta_evaluation is not None:
         _meta_evaluate(cfg, result, judgments, bars)
 
@@ -418,6 +438,10 @@ def _meta_evaluate(cfg: RunConfig, result: RunResult, judgments, progress: Progr
             result.correlations = correlations(scores, judgments, spec, notes=result.correlation_notes,
                                                tick=phase.tick)
         result.correlation_comparisons = comparisons(scores, judgments, spec)
+        if cfg.variants:
+            dims = list(spec.dimensions) if spec.dimensions is not None else judgments.dimensions
+            result.effect_correlations = run_effects.correlation_effects(cfg, scores, judgments, dims,
+                                                                         result.correlation_comparisons)
     except UserError as exc:
         raise UserError(f"{cfg.source}: meta_evaluation: {exc}") from None
 
@@ -431,8 +455,8 @@ def _summary(cfg: RunConfig, result: RunResult, versions: dict[str, Any],
         "name": cfg.name,
         "config": str(cfg.source) if cfg.source else None,
         "signature": signature(cfg.settings(), versions, inputs_sha256),
-        "signature_line": signature_line(cfg.options, versions,
-                                         nrefs[0] if len(nrefs) == 1 else "varies"),
+        "signature_line": signature_line(cfg.options, versions, nrefs[0] if len(nrefs) == 1 else "varies",
+                                         variants=cfg.variants),
         "counts": {"tasks": len(tasks), "systems": len(result.systems),
                    "summaries": len(result.pairs)},
         **({"systems": result.systems, "comparisons": result.comparisons} if not cfg.variants else {
@@ -446,6 +470,10 @@ def _summary(cfg: RunConfig, result: RunResult, versions: dict[str, Any],
            if cfg.meta_evaluation is not None else {}),
         **({"aspects": run_aspects.summary(result.aspect_stats, result.aspects, cfg.options)}
            if result.aspect_stats is not None else {}),
+        **({"synonyms": result.synonyms.summary()} if result.synonyms is not None else {}),
+        **({"variant_effects": {"pairs": [list(p) for p in run_effects.effect_pairs(cfg)],
+                                "rows": result.effects, "correlations": result.effect_correlations}}
+           if cfg.variants else {}),
         "notes": {
             "empty_texts": {"candidates": result.empty_candidates,
                             "references": result.empty_references,
@@ -468,7 +496,8 @@ def _console(cfg: RunConfig, result: RunResult) -> str:
     tests and correlations to two rows, the systems to eight, then the tests
     and correlations to one line each, the systems to three.  Every detail is
     in the files."""
-    limits = {"systems": out.CONSOLE_ROWS, "tests": 12, "correlations": 12, "correlation tests": 6}
+    limits = {"systems": out.CONSOLE_ROWS, "tests": 12, "correlations": 12, "correlation tests": 6,
+              "effects": 12, "effect correlations": 8}
     text = _console_text(cfg, result, limits)
     for state in _cuts(limits):
         if text.count("\n") + 1 <= CONSOLE_LINES:  # + 1: the line naming the files written
@@ -479,10 +508,10 @@ def _console(cfg: RunConfig, result: RunResult) -> str:
 
 def _cuts(limits: dict[str, int]) -> Iterator[dict[str, int]]:
     """Ever smaller console tables, in the order :func:`_console` cuts them."""
-    others = ("tests", "correlations", "correlation tests")
+    others = ("tests", "correlations", "correlation tests", "effects", "effect correlations")
     state = dict(limits)
     stages = [(others, 2), (("systems",), 8), (("correlation tests",), 0), (("tests",), 0),
-              (("correlations",), 0), (("systems",), 3)]
+              (("correlations",), 0), (("effect correlations",), 0), (("systems",), 3)]
     for keys, floor in stages:
         while any(state[k] > floor for k in keys):
             k = max(keys, key=lambda k: state[k])
@@ -515,6 +544,12 @@ def _console_text(cfg: RunConfig, result: RunResult, limits: dict[str, int]) -> 
         ranks = out.format_variant_rankings(result.rankings, named, measure).strip("\n")
         tests = out.format_variant_comparisons(result.variant_comparisons).strip("\n")
         parts.append(ranks + ("\n" + tests if tests else "") + "\n")
+    if cfg.variants and result.effects:
+        parts.append(run_effects.console(cfg, result.effects, result.effect_correlations,
+                                         result.synonyms.console() if result.synonyms is not None else (),
+                                         limits))
+    elif result.synonyms is not None:
+        parts.append("\n".join(result.synonyms.console()) + "\n")
     if result.aspect_stats is not None:
         parts.append(run_aspects.console(result.aspect_stats, result.aspects,
                                          cfg.bootstrap.confidence if cfg.bootstrap else None,

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +36,7 @@ from rouge2.scoring.scorer import DEFAULT_MEASURES, Scorer
 from rouge2.scoring.signature import data_versions, signature, signature_line
 from rouge2.stats.aggregate import STAT_NAMES, summarize
 from rouge2.stats.prf import Score
+from rouge2.synonyms.explain import MatchTable, coverage
 
 
 @dataclass
@@ -58,6 +59,11 @@ class Evaluation:
     resamples: int
     seed: int
     options: Options = field(repr=False, default_factory=Options)
+    #: with ``explain_synonyms=True``: the rows of ``synonym_matches.csv``
+    #: (``example_task`` is the prediction's 1-based number; ``example_system`` empty)
+    synonym_matches: list[dict[str, Any]] | None = field(repr=False, default=None)
+    #: with ``explain_synonyms=True``: per synonym source, its words, those in the data, those that fired
+    synonym_coverage: list[dict[str, Any]] | None = field(repr=False, default=None)
 
     def __getitem__(self, measure: str) -> dict[str, dict[str, Any]]:
         from rouge2.measures import canonical_measure
@@ -177,6 +183,49 @@ def _pair_scores(scorer: Scorer, measures: Any, pairs: list, phase: Any):
         yield scores, stats
 
 
+def _explained_scores(scorer: Scorer, pairs: list[Any], table: MatchTable, words: set[str],
+                      phase: Any) -> Iterator[tuple[list[dict[str, Score]], list[dict[str, list[PairStats]]]]]:
+    """``(scores, stats)`` of ``pairs`` through the per-pair path, noting the
+    synonym matches each measure used in ``table`` and the texts' words in ``words``."""
+    scores: list[dict[str, Score]] = []
+    stats: list[dict[str, list[PairStats]]] = []
+    for i, (c, r) in enumerate(pairs):
+        per_measure, matches, seen = scorer.explained_stats(c, r)
+        words.update(seen)
+        for m, log in matches.items():
+            table.add(None, m, log, str(i + 1), "")
+        sc, st = scorer.combined(per_measure)
+        scores.append(sc)
+        stats.append(st)
+        if phase is not None:
+            phase.tick()
+    yield scores, stats
+
+
+def _scored(scorer: Scorer, measures: Any, pairs: list[Any], phase: Any, explain_synonyms: bool) -> tuple[
+        list[dict[str, Score]], list[dict[str, list[PairStats]]], dict[str, Any]]:
+    """Every pair's scores and statistics, and with ``explain_synonyms`` the
+    :class:`Evaluation` fields ``synonym_matches`` and ``synonym_coverage``."""
+    per_summary: list[dict[str, Score]] = []
+    all_stats: list[dict[str, list[PairStats]]] = []
+    table, words = MatchTable(), set[str]()
+    explain = explain_synonyms and scorer.relation is not None
+    parts = _explained_scores(scorer, pairs, table, words, phase) if explain else \
+        _pair_scores(scorer, measures, pairs, phase)
+    for scores, stats in parts:
+        per_summary.extend(scores)
+        all_stats.extend(stats)
+    if phase is not None:
+        phase.close()
+    explained: dict[str, Any] = {}
+    if explain and scorer.synonyms is not None:
+        explained = {"synonym_matches": table.rows(measures=list(scorer.measures)),
+                     "synonym_coverage": coverage(scorer.synonyms, words, table.pairs(None))}
+    elif explain_synonyms:  # no synonyms: nothing can fire
+        explained = {"synonym_matches": [], "synonym_coverage": []}
+    return per_summary, all_stats, explained
+
+
 def _phase(progress: Any, name: str, total: int, unit: str):
     """A progress phase (:class:`rouge2.run.progress.Phase`), or None without ``progress``."""
     return progress.phase(name, total, unit) if progress is not None else None
@@ -185,7 +234,7 @@ def _phase(progress: Any, name: str, total: int, unit: str):
 def evaluate(predictions: Sequence[Any], references: Sequence[Any],
              measures: Sequence[str] = DEFAULT_MEASURES, *, confidence: float = 0.95,
              resamples: int = 1000, seed: int = 0, options: Options | None = None,
-             progress: Any = None, **kwargs: Any) -> Evaluation:
+             progress: Any = None, explain_synonyms: bool = False, **kwargs: Any) -> Evaluation:
     """Score ``predictions`` against ``references`` and summarise the corpus.
 
     ``references[i]`` is the reference text of ``predictions[i]``, or a list of
@@ -193,7 +242,10 @@ def evaluate(predictions: Sequence[Any], references: Sequence[Any],
     (``stem=True``, ``sentences="splitter"``, ``multi_reference="best"``, ...).
     ``resamples=0`` gives means without intervals (each ``ci`` is None).  ``progress``: a
     :class:`rouge2.run.progress.Progress` for bars on stderr (scoring, then
-    bootstrap).
+    bootstrap).  ``explain_synonyms``: note which synonym pairs the
+    matchings used and each synonym source's coverage
+    (:attr:`Evaluation.synonym_matches`, :attr:`Evaluation.synonym_coverage`;
+    docs/synonym-experiments.md).
     """
     if isinstance(predictions, str):
         raise TypeError("predictions must be a list of texts, not one text")
@@ -215,14 +267,8 @@ def evaluate(predictions: Sequence[Any], references: Sequence[Any],
                       MultiReferenceNote, stacklevel=2)
     if scorer.tagger is not None:
         scorer.prefetch([*preds, *(x for r in refs for x in r)])
-    per_summary: list[dict[str, Score]] = []
-    all_stats: list[dict[str, list[PairStats]]] = []
     phase = _phase(progress, "scoring", len(preds), "summaries")
-    for scores, stats in _pair_scores(scorer, measures, list(zip(preds, refs)), phase):
-        per_summary.extend(scores)
-        all_stats.extend(stats)
-    if phase is not None:
-        phase.close()
+    per_summary, all_stats, explained = _scored(scorer, measures, list(zip(preds, refs)), phase, explain_synonyms)
     names = list(scorer.measures)
     summary = _summary(names, per_summary, confidence, resamples, seed,
                        _phase(progress, "bootstrap", len(names), "measures") if resamples else None)
@@ -232,7 +278,7 @@ def evaluate(predictions: Sequence[Any], references: Sequence[Any],
     settings = {"options": o.settings(), "measures": names, "confidence": confidence,
                 "resamples": resamples, "seed": seed}
     return Evaluation(names, summary, per_summary, all_stats, line, signature(settings, versions),
-                      confidence, resamples, seed, o)
+                      confidence, resamples, seed, o, **explained)
 
 
 def _summary(names: list[str], per_summary: list[dict[str, Score]], confidence: float, resamples: int,

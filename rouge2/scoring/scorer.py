@@ -7,6 +7,7 @@ analysed references, the loaded stemmer, synonym data and tagger.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
 from typing import Any
@@ -85,11 +86,13 @@ class Scorer:
         self.measures: dict[str, Measure] = {name: parse_measure(m, **values)
                                              for name, m in zip(names, measures)}
         self.synonyms = None
+        #: the measures' synonym relation (None without synonyms)
+        self.relation = None
         if o.synonyms:
             self.synonyms = load_synonyms(list(o.synonyms), lemmas=o.synonym_lemmas)
             if self.synonyms is not None:
                 key = self.analyzer.stem_token if self.analyzer.stems else None
-                relation = relation_for(self.synonyms, None, key=key)
+                self.relation = relation = relation_for(self.synonyms, None, key=key)
                 for m in self.measures.values():
                     m.use_synonyms(relation)
         self.tagger = None
@@ -164,6 +167,49 @@ class Scorer:
         return {
             name: [m.stats_and_key(cand, r) for r in refs] for name, m in self.measures.items()
         }
+
+    def explained_stats(self, candidate, references) -> tuple[dict[str, list[tuple[PairStats, float]]],
+                                                              dict[str, Counter], set[str]]:
+        """:meth:`pair_stats`, plus per measure the synonym matches its
+        matchings used (``(reference word, candidate word) -> matches``, summed
+        over the references; measures that used none are left out) and the
+        distinct words of the analysed texts (docs/synonym-experiments.md)."""
+        candidate = check_text(candidate, "candidate")
+        references = check_references(references)
+        self._fit_pair(references)
+        cand = self.analyzer.analyze(candidate, cache=False)
+        refs = [self.analyze(r) for r in references]
+        rel = self.relation
+        stats: dict[str, list[tuple[PairStats, float]]] = {}
+        matches: dict[str, Counter] = {}
+        for name, m in self.measures.items():
+            if rel is None:
+                stats[name] = [m.stats_and_key(cand, r) for r in refs]
+                continue
+            log: Counter = Counter()
+            rel.log = log
+            try:
+                stats[name] = [m.stats_and_key(cand, r) for r in refs]
+            finally:
+                rel.log = None
+            if log:
+                matches[name] = log
+        words = set(cand.surface).union(*(r.surface for r in refs))
+        return stats, matches, words
+
+    def combined(self, per_measure: dict[str, list[tuple[PairStats, float]]]) -> tuple[
+            dict[str, Score], dict[str, list[PairStats]]]:
+        """The scores of :meth:`pair_stats`' result, each measure's references
+        combined by the ``multi_reference`` mode, and the statistics per reference."""
+        o = self.options
+        scores: dict[str, Score] = {}
+        stats: dict[str, list[PairStats]] = {}
+        for name, pairs in per_measure.items():
+            per_ref = [p[0] for p in pairs]
+            stats[name] = per_ref
+            scores[name] = combine(self.measures[name], per_ref, o.multi_reference, o.alpha,
+                                   [p[1] for p in pairs], o.rounding)
+        return scores, stats
 
     def score(self, candidate, references) -> dict[str, Score]:
         """Per canonical measure name: the :class:`Score` of ``candidate`` against ``references``."""

@@ -144,11 +144,38 @@ def _shown(option: str, value: Any) -> str:
     return shown
 
 
-def signature_line(options: Options, versions: Mapping[str, Any], nrefs: Any = None) -> str:
-    """The short one-line signature printed under results."""
-    syn = "+".join(_shown("synonyms", s) for s in options.synonyms) or "none"
+def _synonyms_shown(options: Options, identities: Any = None) -> str:
+    """A run's synonym sources in the signature line: ``wordnet+file:a.txt/lemmas``;
+    with ``identities`` (the signature's records of the sources), a file's
+    name gains the first 12 hex digits of its data hash (``file:a.txt@6af4c9c60f6e``)."""
+    shown = []
+    for i, source in enumerate(options.synonyms):
+        text = _shown("synonyms", source)
+        data = identities[i].get("data") if isinstance(identities, list) and i < len(identities) else None
+        if isinstance(source, str) and isinstance(data, str) and data.startswith("sha256:") and \
+                SYNONYMS_PATH_PREFIX in source:
+            text += "@" + data[len("sha256:"):][:12]
+        shown.append(text)
+    syn = "+".join(shown) or "none"
     if options.synonyms and options.synonym_lemmas:
         syn += "/lemmas"
+    return syn
+
+
+#: how a dictionary file is named among the synonym sources (``file:<path>``)
+SYNONYMS_PATH_PREFIX = "file:"
+
+
+def signature_line(options: Options, versions: Mapping[str, Any], nrefs: Any = None,
+                   variants: Iterable[tuple[str, Options]] = ()) -> str:
+    """The short one-line signature printed under results; with ``variants``
+    the synonyms are each variant's (``syn:plain=none,dict=file:d.txt@<hash>/lemmas``)."""
+    syn = _synonyms_shown(options)
+    variants = list(variants)
+    if variants:
+        records = versions.get("variants", {})
+        syn = ",".join(f"{name}={_synonyms_shown(o, records.get(name, {}).get('synonyms'))}"
+                       for name, o in variants)
     parts = [
         f"rouge2:{__version__}", f"tok:{_shown('tokenizer', options.tokenizer)}",
         f"sent:{_shown('sentences', options.sentences)}", f"stem:{_shown('stem', options.stem)}",

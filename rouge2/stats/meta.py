@@ -10,7 +10,7 @@ their difference (:mod:`rouge2.stats.correlation`, after Deutsch, Dror and
 Roth 2021).
 
 A *metric* is one score of one measure in one variant, written
-``measure[/score][@variant]``: ``rouge-1`` (its F), ``rouge-1/recall``,
+``measure[/score][@variant]``: ``rouge-1`` (its default score, F), ``rouge-1/recall``,
 ``rouge-1/recall@wordnet``.
 """
 
@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from rouge2.errors import UserError
-from rouge2.measures import canonical_measure
+from rouge2.measures import canonical_measure, default_score
 from rouge2.registry import suggest
 from rouge2.stats.correlation import COEFFICIENTS, DEFAULT_STATISTICS, LEVELS, STATISTICS, CorrelationResult, compare
 from rouge2.stats.correlation.results import correlation_many
@@ -58,12 +58,14 @@ class Metric:
 
     @classmethod
     def parse(cls, text: str) -> Metric:
-        """``measure[/score][@variant]``."""
+        """``measure[/score][@variant]``; without ``/score``, the measure's
+        declared default score (F for N/L/W/S/SU, recall for Topic,
+        TopicUniq, Aspect)."""
         if not isinstance(text, str) or not text.strip():
             raise UserError(f"expected a metric such as rouge-1/recall@wordnet, got {text!r}")
         rest, _, variant = text.strip().partition("@")
         measure, _, score = rest.partition("/")
-        score = score.strip().lower() or "fmeasure"
+        score = score.strip().lower() or default_score(canonical_measure(measure))
         if score not in SCORES:
             raise UserError(f"metric {text!r}: unknown score {score!r}{suggest(score, SCORES)}; "
                             f"use recall, precision or fmeasure")

@@ -142,6 +142,12 @@ class SynonymMatcher(ABC):
 
         return related
 
+    def vocabulary(self) -> frozenset[str] | None:
+        """The words the data relates to another word (its entries, for
+        dictionary coverage: docs/synonym-experiments.md); None when a matcher
+        cannot list them."""
+        return None
+
     def matches(self, a: str, b: str, pos: str | None = None) -> bool:
         """True when ``a`` and ``b`` are the same word or synonyms under ``pos``."""
         if a == b:

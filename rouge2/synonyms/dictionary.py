@@ -405,6 +405,9 @@ class DictionaryMatcher(SynonymMatcher):
 
         return related
 
+    def vocabulary(self) -> frozenset[str]:
+        return frozenset(self.groups.words())
+
     def __len__(self) -> int:
         """Number of words with at least one synonym."""
         return len(self.groups)

@@ -41,7 +41,7 @@ only the ``key`` relation, the result equals the clipped count over stems.
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from itertools import product
 from typing import Any, TypeVar
@@ -49,7 +49,7 @@ from typing import Any, TypeVar
 from rouge2.kernels import clipped_hits
 from rouge2.synonyms.base import SynonymMatcher
 
-__all__ = ["PositionwiseRelation", "max_matching", "ordered_matching", "relation_for"]
+__all__ = ["PositionwiseRelation", "larger_hit", "max_matching", "ordered_matching", "relation_for"]
 
 U = TypeVar("U", bound=Hashable)
 
@@ -102,11 +102,56 @@ def max_matching(
     syn_edges = [(u, v) for u, v in syn_edges if u in cand and v in ref]
     if not syn_edges:
         return total + clipped_hits(cand, ref)
-    return total + _max_flow(cand, ref, syn_edges)
+    record = _recorder(related)
+    if record is not None:  # explaining: the same matching on every run (sets iterate in hash order)
+        syn_edges = _in_text_order(syn_edges, cand, ref)
+    return total + _max_flow(cand, ref, syn_edges, record)
 
 
-def _max_flow(cand: dict[U, int], ref: dict[U, int], syn_edges: list[tuple[U, U]]) -> int:
-    """Maximum b-matching on the bipartite type graph (exact + synonym edges)."""
+def _in_text_order(edges: list[tuple[U, U]], cand: Mapping[U, Any], ref: Mapping[U, Any]) -> list[tuple[U, U]]:
+    """``edges`` sorted by the order of their units in ``cand`` and ``ref``
+    (first occurrence in the text), so the matching found does not depend on
+    the order of a set."""
+    c_pos = {u: i for i, u in enumerate(cand)}
+    r_pos = {v: j for j, v in enumerate(ref)}
+    return sorted(edges, key=lambda e: (c_pos[e[0]], r_pos[e[1]]))
+
+
+def larger_hit(relation: Any, synonym_hit: Callable[[], float], plain_hit: Callable[[], float],
+               ceiling: float) -> float:
+    """``max(synonym_hit(), plain_hit())``, the hit of ROUGE-L and ROUGE-W with
+    synonyms (docs/synonyms.md, "Monotone"); ``plain_hit`` is not called when
+    the synonym hit reaches ``ceiling``.  While ``relation`` explains (its
+    ``log`` is on), the synonym matches are noted only when the synonym hit
+    is the larger: otherwise the plain matching is the one used."""
+    log = getattr(relation, "log", None)
+    if log is None:
+        syn = synonym_hit()
+        return syn if syn >= ceiling else max(syn, plain_hit())
+    relation.log = Counter()
+    try:
+        syn = synonym_hit()
+    finally:
+        mine, relation.log = relation.log, log
+    plain = plain_hit()
+    if syn > plain:
+        log.update(mine)
+    return max(syn, plain)
+
+
+def _recorder(related: Any) -> Callable[[Any, Any, int], None] | None:
+    """``related.record`` while it explains (its ``log`` is on), else None:
+    the matchings note nothing unless asked."""
+    if getattr(related, "log", None) is None:
+        return None
+    return related.record
+
+
+def _max_flow(cand: dict[U, int], ref: dict[U, int], syn_edges: list[tuple[U, U]],
+              record: Callable[[Any, Any, int], None] | None = None) -> int:
+    """Maximum b-matching on the bipartite type graph (exact + synonym edges);
+    ``record(u, v, k)`` is told each pair of distinct units the matching uses
+    (``k`` times), when given."""
     c_ids = {u: i for i, u in enumerate(cand)}
     r_ids = {v: j for j, v in enumerate(ref)}
     rem_c = list(cand.values())  # unused candidate occurrences per type
@@ -130,6 +175,12 @@ def _max_flow(cand: dict[U, int], ref: dict[U, int], syn_edges: list[tuple[U, U]
         if path is None:
             break
         total += _augment(path, rem_c, rem_r, flow)
+    if record is not None:
+        c_types, r_types = list(cand), list(ref)
+        for j, used in enumerate(flow):
+            for i, k in used.items():
+                if k > 0 and c_types[i] != r_types[j]:
+                    record(c_types[i], r_types[j], k)
     return total
 
 
@@ -234,7 +285,7 @@ def ordered_matching(
     rem = {u: c for u, c in cand_counts.items() if c > 0}
     if not rem or not ref_seq:
         return out
-    adj = _reference_neighbours(rem, dict.fromkeys(ref_seq, 1), related)
+    adj = _reference_neighbours(rem, dict.fromkeys(ref_seq, 1), related, _recorder(related) is not None)
     users: dict[U, dict[U, int]] = {u: {} for u in rem}  # candidate unit -> {reference unit: matched}
     for k, v in enumerate(ref_seq):
         first = adj[v]
@@ -247,13 +298,20 @@ def ordered_matching(
             out[k] = True
         else:
             out[k] = _augment_from(v, adj, rem, users)
+    record = _recorder(related)
+    if record is not None:
+        for u, used in users.items():
+            for v, k in used.items():
+                if k > 0 and u != v:
+                    record(u, v, k)
     return out
 
 
 def _reference_neighbours(rem: dict[U, int], ref_types: dict[U, int],
-                          related: Callable[[U, U], bool] | None) -> dict[U, list[U]]:
+                          related: Callable[[U, U], bool] | None, ordered: bool = False) -> dict[U, list[U]]:
     """Reference unit -> the candidate units it may match: itself first, if the
-    candidate has it, then the related ones."""
+    candidate has it, then the related ones (``ordered``: in the candidate's
+    order, so the matching found does not depend on the order of a set)."""
     adj: dict[U, list[U]] = {v: ([v] if v in rem else []) for v in ref_types}
     if related is not None:
         pairs = getattr(related, "pairs", None)
@@ -261,6 +319,8 @@ def _reference_neighbours(rem: dict[U, int], ref_types: dict[U, int],
             edges = pairs(rem, ref_types)
         else:
             edges = [(u, v) for u in rem for v in ref_types if u != v and related(u, v)]
+        if ordered:
+            edges = _in_text_order(list(edges), rem, ref_types)
         for u, v in edges:
             if u != v:
                 adj[v].append(u)
@@ -322,6 +382,10 @@ class PositionwiseRelation:
     #: :meth:`pairs` enumerates combinations of related tokens up to this many
     #: per candidate tuple, and scans the reference beyond it.
     product_limit = 64
+    #: while explaining which synonyms matched (:mod:`rouge2.synonyms.explain`):
+    #: ``(reference word, candidate word) -> matches``; None (the default) keeps
+    #: the matchings from noting anything
+    log: Counter | None = None
 
     def __init__(
         self,
@@ -335,6 +399,18 @@ class PositionwiseRelation:
         self.lookup = lookup
         self.key = key
         self._memo: dict[tuple[str, str], bool] = {}
+
+    def record(self, u: Any, v: Any, times: int) -> None:
+        """A matching used candidate unit ``u`` for reference unit ``v``
+        ``times`` times: with :attr:`log` on, each position whose words differ
+        (and, with a stemmer, whose stems differ) is a synonym match."""
+        log = self.log
+        if log is None:
+            return
+        key = self.key
+        for a, b in (zip(u, v) if isinstance(u, tuple) else ((u, v),)):
+            if a != b and (key is None or key(a) != key(b)):
+                log[(b, a)] += times
 
     # -- tokens ---------------------------------------------------------
     def tok(self, a: str, b: str) -> bool:

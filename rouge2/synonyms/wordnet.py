@@ -120,6 +120,9 @@ class WordNetMatcher(SynonymMatcher):
         """``pos -> word -> neighbours`` (loaded on first use)."""
         return _load(self._path)
 
+    def vocabulary(self) -> frozenset[str]:
+        return frozenset().union(*(words.keys() for words in self.table.values()))
+
     def _parts(self, pos: str | None) -> tuple[int, ...]:
         """Indexes into ``_POS`` of the parts of speech ``pos`` allows."""
         cpos = coarse_pos(pos)
