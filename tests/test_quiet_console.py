@@ -141,3 +141,21 @@ def test_verbose_lists_every_file_of_a_run(tmp_path, capsys):
     assert lines[at + 1:] == ["  per_summary.jsonl", "  per_summary.csv", "  results.csv", "  summary.json",
                               "  systems.csv"]
     assert run(load_config(tmp_path / "run.yaml"), progress=False).written[0].name == "per_summary.jsonl"
+
+
+def test_many_negative_correlation_warnings_stay_within_40_lines(tmp_path, capsys):
+    # human scores that fall where the systems copy more: every metric correlates
+    # negatively, one warning each (24 metrics) - the console shows a few, the file all
+    corpus(tmp_path, systems=8, tasks=4)
+    judged = [json.loads(line) for line in (tmp_path / "judgments.jsonl").read_text().splitlines()]
+    (tmp_path / "judgments.jsonl").write_text(
+        "".join(json.dumps({**r, "relevance": -r["relevance"]}) + "\n" for r in judged))
+    config(tmp_path, SUMMEVAL_SHAPE.replace("compare: {pairs: [[S0, S1], [S0, S2], [S1, S2]], resamples: 100}\n", ""))
+    lines = printed(tmp_path, capsys)
+    assert len(lines) <= CONSOLE_LINES, "\n".join(lines)
+    notes = json.loads((tmp_path / "out" / "summary.json").read_text())["notes"]["correlation"]
+    warned = [n for n in notes if "correlates negatively" in n]
+    assert len(warned) == 2 * 6 * 2  # variants x measures x scores
+    shown = [line for line in lines if "correlates negatively" in line]
+    assert 1 <= len(shown) < len(warned)
+    assert any(line.startswith(f"note: {len(notes) - len(shown)} more correlation notes") for line in lines)

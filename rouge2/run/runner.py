@@ -480,6 +480,7 @@ def _summary(cfg: RunConfig, result: RunResult, versions: dict[str, Any],
                             "meaning": "no words after preprocessing; such a pair scores 0"},
             "system_scores": "mean over the system's tasks of recall, precision and F",
             "multi_reference": cfg.options.multi_reference,
+            "correlation": list(result.correlation_notes),
             "bootstrap": None if cfg.bootstrap is None else
             "percentile intervals over tasks resampled with replacement",
         },
@@ -557,9 +558,19 @@ def _console_text(cfg: RunConfig, result: RunResult, limits: dict[str, int]) -> 
     if cfg.meta_evaluation is not None:
         parts.append("correlation with human judgments\n" + out.format_correlations(
             result.correlations, result.correlation_comparisons, limit=limits["correlations"],
-            cmp_limit=limits["correlation tests"]) + "".join(note + "\n" for note in result.correlation_notes))
+            cmp_limit=limits["correlation tests"]) + "".join(note + "\n" for note in _few(result.correlation_notes)))
     parts.append(result.summary["signature_line"] + "\n")
     return "\n".join(part.strip("\n") + "\n" for part in parts if part.strip())
+
+
+def _few(notes: list[str], limit: int = 3) -> list[str]:
+    """At most ``limit`` of the correlation notes for the console; all of them are in
+    summary.json (``notes.correlation``)."""
+    if len(notes) <= limit:
+        return notes
+    rest = len(notes) - (limit - 1)
+    more = f"note: {rest} more correlation notes like these are in summary.json (notes.correlation)"
+    return [*notes[:limit - 1], more]
 
 
 def _n(k: int, word: str, plural: str | None = None) -> str:
