@@ -36,8 +36,15 @@ def summarize(scores: Sequence[Score], *, resamples: int | None = None, confiden
         "precision": [s.precision for s in scores],
         "fmeasure": [s.fmeasure for s in scores],
     }
+    return summarize_columns(columns, resamples=resamples, confidence=confidence, seed=seed, label=label)
+
+
+def summarize_columns(columns: Mapping[str, Sequence[float]], *, resamples: int | None = None,
+                      confidence: float = 0.95, seed: int = 0, label: str = "") -> dict[str, Any]:
+    """:func:`summarize` of the tasks' ``recall``, ``precision`` and ``fmeasure``
+    given as columns (lists, or ``array('d')`` as a streamed corpus keeps them)."""
     entry: dict[str, Any] = {name: mean(values) for name, values in columns.items()}
-    entry["tasks"] = len(scores)
+    entry["tasks"] = len(columns["recall"])
     if resamples:
         entry["ci"] = {
             name: list(bootstrap_interval(values, resamples, confidence,
@@ -51,8 +58,13 @@ def compare(a: Sequence[Score], b: Sequence[Score], *, test: str, resamples: int
             label: str, score: str = "fmeasure") -> dict[str, Any]:
     """A paired test of mean ``score`` over aligned per-task scores ``a`` and ``b``
     (p = 1 with fewer than two pairs)."""
-    va = [getattr(s, score) for s in a]
-    vb = [getattr(s, score) for s in b]
+    return compare_values([getattr(s, score) for s in a], [getattr(s, score) for s in b], test=test,
+                          resamples=resamples, seed=seed, label=label, score=score)
+
+
+def compare_values(va: Sequence[float], vb: Sequence[float], *, test: str, resamples: int, seed: int,
+                   label: str, score: str = "fmeasure") -> dict[str, Any]:
+    """:func:`compare` of the tasks' ``score`` values given as columns."""
     if len(va) < 2:
         # One paired value is no evidence: every bootstrap resample equals it
         # (the test would report its smallest p) and a swap only flips its sign.
