@@ -20,6 +20,7 @@ from rouge2.errors import UserError
 
 TYPE_CHECKING = False  # typing's constant without importing typing (mypy reads it the same way)
 if TYPE_CHECKING:  # what the lazy names are, for type checkers and IDEs
+    from rouge2.scoring.aspects import aspect_coverage
     from rouge2.scoring.batch import StatsChunk
     from rouge2.scoring.evaluate import Evaluation, MultiReferenceNote, evaluate
     from rouge2.scoring.options import Options
@@ -28,6 +29,7 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and IDEs
 
 #: public name -> the module that defines it (imported on first access)
 _LAZY = {
+    "aspect_coverage": "rouge2.scoring.aspects",
     "Evaluation": "rouge2.scoring.evaluate",
     "evaluate": "rouge2.scoring.evaluate",
     "MultiReferenceNote": "rouge2.scoring.evaluate",
@@ -42,19 +44,20 @@ _LAZY = {
 }
 
 __all__ = [
-           "Evaluation",
-           "MultiReferenceNote",
-           "Options",
-           "Score",
-           "Scorer",
-           "StatsChunk",
-           "UserError",
-           "__version__",
-           "corpus_stats",
-           "evaluate",
-           "iter_corpus_stats",
-           "score",
-           "score_corpus",
+    "Evaluation",
+    "MultiReferenceNote",
+    "Options",
+    "Score",
+    "Scorer",
+    "StatsChunk",
+    "UserError",
+    "__version__",
+    "aspect_coverage",
+    "corpus_stats",
+    "evaluate",
+    "iter_corpus_stats",
+    "score",
+    "score_corpus",
 ]
 
 

@@ -22,10 +22,15 @@ Workers die with the run: each asks the kernel for SIGKILL when its parent
 dies (:func:`die_with_parent`), so ``kill -9`` of a run leaves no orphan
 computing on, and a forked worker closes its copy of the output folders'
 locks at once (:mod:`rouge2.io.atomic`), so no worker ever holds one.
+A run that stops (a signal, an error) kills its workers rather than waiting
+for them (:meth:`Workers.close`), and workers are forked with the stopping
+signals blocked until they have their own dispositions, so a signal sent to
+the whole process group ends every one of them.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import gc
 import multiprocessing
@@ -35,14 +40,15 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from math import ceil
 from typing import Any
 
-from rouge2.io.atomic import deferred_signals
+from rouge2.io.atomic import blocked_stop_signals, deferred_signals, unblock_stop_signals
 from rouge2.io.inputs import InputItem
 from rouge2.io.topic_report import TopicCoverage
+from rouge2.measures.aspect_coverage import AspectCoverage
 from rouge2.measures.base import PairStats
 from rouge2.scoring.batch import CHUNK, batch_plan
 from rouge2.scoring.options import Options
@@ -62,7 +68,8 @@ class PairScorer:
     statistics against each reference and the combined score; the topic
     coverage (under the first set) when the report is on."""
 
-    def __init__(self, measures: tuple[str, ...], option_sets, report_topics: str | None):
+    def __init__(self, measures: tuple[str, ...], option_sets, report_topics: str | tuple | None,
+                 frequencies: dict | None = None):
         if isinstance(option_sets, Options):
             option_sets = ((None, option_sets),)
         analyzers: dict[tuple, Any] = {}
@@ -79,7 +86,40 @@ class PairScorer:
         self.batched = any(p is not None for p in self.plans.values())
         self.coverage = None
         if report_topics is not None:
-            self.coverage = TopicCoverage(self.scorer, report_topics)
+            # "spec" or ("spec", variant): the report shows that variant (default: the first)
+            spec, variant = report_topics if isinstance(report_topics, tuple) else (report_topics, None)
+            self.coverage = TopicCoverage(self.scorers.get(variant, self.scorer), spec)
+        #: per variant, its per-aspect analysis (runs with an aspect lexicon)
+        self.aspects = {name: AspectCoverage(sc) for name, sc in self.scorers.items()
+                        if sc.options.aspects != "none"}
+        if frequencies is not None:
+            self.apply(frequencies)
+
+    # -- topic_weights: idf over the run's references ------------------------
+    @property
+    def weighted(self) -> bool:
+        """Whether a measure or the aspect analysis weighs units by idf."""
+        return any(sc.weighted for sc in self.scorers.values()) or any(
+            a.weighted for a in self.aspects.values())
+
+    def frequencies(self, references) -> dict:
+        """Per variant, the document frequencies its weights need, over
+        ``references`` (an iterable of reference texts, read once)."""
+        refs = list(references) if not isinstance(references, list) else references
+        out: dict = {}
+        for name, sc in self.scorers.items():
+            entry: dict = {"measures": sc.frequencies(refs) if sc.weighted else {}}
+            if name in self.aspects and self.aspects[name].weighted:
+                entry["aspects"] = self.aspects[name].frequencies_of(refs)
+            out[name] = entry
+        return out
+
+    def apply(self, frequencies: dict) -> None:
+        """Give every variant the document frequencies of :meth:`frequencies`."""
+        for name, entry in frequencies.items():
+            self.scorers[name].fit(frequencies=entry["measures"])
+            if "aspects" in entry:
+                self.aspects[name].fit(entry["aspects"])
 
     @staticmethod
     def _score(sc: Scorer, item: InputItem) -> tuple[dict[str, Score], dict[str, list[PairStats]]]:
@@ -94,7 +134,7 @@ class PairScorer:
                                    [p[1] for p in pairs], o.rounding)
         return scores, stats
 
-    def __call__(self, item: InputItem) -> tuple[dict[Any, tuple[dict[str, Score], dict]], Any, tuple[bool, int]]:
+    def __call__(self, item: InputItem) -> tuple[dict[Any, tuple[dict[str, Score], dict]], Any, tuple[bool, int], dict]:
         per_variant = {name: self._score(sc, item) for name, sc in self.scorers.items()}
         return self._finish(item, per_variant, None)
 
@@ -115,6 +155,7 @@ class PairScorer:
                 for slot, item in zip(per_variant, items):
                     slot[name] = self._score(sc, item)
                 continue
+            assert plan is not None  # a result comes only from a plan
             stats, ref_starts, flags = res
             scores, pair_stats = plan.stats_and_scores(stats, ref_starts)
             for slot, score, st in zip(per_variant, scores, pair_stats):
@@ -137,7 +178,9 @@ class PairScorer:
             analyzer = self.scorer.analyzer
             empty = (analyzer.analyze(item.candidate, cache=False).is_empty,
                      sum(1 for r in item.references if analyzer.analyze(r).is_empty))
-        return per_variant, cov, empty
+        aspects = {name: a.pair(item.task, item.system, item.candidate, list(item.references))
+                   for name, a in self.aspects.items()}
+        return per_variant, cov, empty, aspects
 
 
 def _text(t) -> str:
@@ -176,6 +219,9 @@ def die_with_parent(parent: int) -> None:
 def _start_worker(parent: int, initializer: Callable, args: tuple) -> None:
     die_with_parent(parent)
     quiet_signals()
+    # forked with the stop signals blocked (Workers.pool): one sent to the group
+    # since is delivered now, to the worker's own dispositions, not the run's
+    unblock_stop_signals()
     initializer(*args)
 
 
@@ -201,9 +247,9 @@ def quiet_signals() -> None:
                     pass
 
 
-def _init_worker(measures, option_sets, report_topics) -> None:
+def _init_worker(measures, option_sets, report_topics, frequencies=None) -> None:
     global _WORKER
-    _WORKER = PairScorer(measures, option_sets, report_topics)
+    _WORKER = PairScorer(measures, option_sets, report_topics, frequencies)
 
 
 def _score_chunk(chunk: list[InputItem]) -> list:
@@ -274,7 +320,7 @@ class Workers:
         self.worker_args = worker_args
         #: builds a worker's state from ``worker_args`` (default: its PairScorer)
         self.initializer = initializer if initializer is not None else _init_worker
-        self._pool = None
+        self._pool: ProcessPoolExecutor | None = None
 
     @property
     def parallel(self) -> bool:
@@ -293,7 +339,12 @@ class Workers:
                     pass
             # A signal during the fork would run the run's handler inside the
             # at-fork hooks, where its exception is swallowed: deferred instead.
-            with deferred_signals():
+            # And blocked in the system: a worker starts with them blocked (and
+            # the deferring handler inherited) until it has its own, so a stop
+            # signal to the whole group is acted on by every worker, never
+            # swallowed (a worker alive after its sibling died holding the task
+            # queue's lock would keep the pool, and so the run, from ending).
+            with deferred_signals(), _blocked_while(method == "fork"):
                 pool = ProcessPoolExecutor(max_workers=self.processes,
                                            mp_context=multiprocessing.get_context(method),
                                            initializer=_start_worker,
@@ -313,16 +364,27 @@ class Workers:
                 first.result()
         return self._pool
 
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+    def close(self, abandon: bool = False) -> None:
+        """Shut the pool down; ``abandon``: the run is stopping (a signal, an
+        error) and wants no more results: the workers are killed at once
+        (:func:`_kill_workers`) instead of finishing the chunks they hold."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        if abandon:
+            _kill_workers(pool)
+        try:
+            pool.shutdown(wait=True, cancel_futures=True)
+        except BaseException:  # stopped while waiting for them: stop them now
+            _kill_workers(pool)
+            pool.shutdown(wait=True)
+            raise
 
     def __enter__(self) -> Workers:
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.close()
+    def __exit__(self, exc_type, exc, tb) -> None:
+        self.close(abandon=exc_type is not None)
 
     def chunk_size(self, units: int) -> int:
         """Units per chunk: about :data:`CHUNKS_PER_PROCESS` chunks per process."""
@@ -349,16 +411,38 @@ class Workers:
                 fut.cancel()
 
 
+def _blocked_while(condition: bool):
+    return blocked_stop_signals() if condition else contextlib.nullcontext()
+
+
+def _kill_workers(pool: ProcessPoolExecutor) -> None:
+    """Kill the pool's worker processes and let its manager thread see them
+    gone, so that ``pool.shutdown(wait=True)`` returns.  Waiting for them
+    instead could be forever: a worker killed by a signal while it held a
+    queue's lock leaves a sibling blocked on that lock, and one killed while
+    writing a result leaves half a message the manager thread would wait to
+    read in full while this process holds the pipe's write end open.  So
+    that end is closed here (this process never writes to it).  Uses the
+    pool's private fields; without them, the usual shutdown."""
+    for proc in dict(getattr(pool, "_processes", None) or {}).values():
+        with contextlib.suppress(Exception):  # already gone, or reaped meanwhile
+            proc.kill()
+    results = getattr(pool, "_result_queue", None)
+    writer = getattr(results, "_writer", None)
+    if writer is not None:
+        with contextlib.suppress(OSError):
+            writer.close()
+
+
 def scored(items: Iterable[InputItem], pair_scorer: PairScorer, workers: Workers | int,
-           worker_args: tuple | None = None) -> Iterable[tuple[InputItem, Any]]:
+           worker_args: tuple | None = None) -> Generator[tuple[InputItem, Any], None, None]:
     """``(item, pair_scorer(item))`` in input order, computed here (one
     process) or by the ``workers`` (a :class:`Workers`, or a number of
     processes with ``worker_args``, for a pool of its own)."""
     own = not isinstance(workers, Workers)
-    if own:
-        workers = Workers(workers, worker_args or ())
+    pool_of = workers if isinstance(workers, Workers) else Workers(workers, worker_args or ())
     try:
-        if not workers.parallel:
+        if not pool_of.parallel:
             if not pair_scorer.batched:
                 for item in items:
                     yield item, pair_scorer(item)
@@ -366,12 +450,12 @@ def scored(items: Iterable[InputItem], pair_scorer: PairScorer, workers: Workers
             for chunk in _runs(items, CHUNK):  # through the batch path, a chunk at a time
                 yield from zip(chunk, pair_scorer.score_items(chunk))
             return
-        pool = workers.pool()
+        pool = pool_of.pool()
         window: deque = deque()
         try:
             for chunk in chunks(items):
                 window.append((chunk, pool.submit(_score_chunk, chunk)))
-                while len(window) >= 2 * workers.processes:
+                while len(window) >= 2 * pool_of.processes:
                     done, fut = window.popleft()
                     yield from zip(done, fut.result())
             while window:
@@ -382,4 +466,4 @@ def scored(items: Iterable[InputItem], pair_scorer: PairScorer, workers: Workers
                 fut.cancel()
     finally:
         if own:
-            workers.close()
+            pool_of.close()

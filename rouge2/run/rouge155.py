@@ -156,6 +156,7 @@ class Engine:
     def peer_ids(self) -> list[str]:
         if self.o.all_systems:
             return sorted(self.settings.peer_ids)
+        assert self.o.system_id is not None  # the options require one system without -a
         return [self.o.system_id]
 
     # -- scoring -------------------------------------------------------------
@@ -258,7 +259,7 @@ class Engine:
         o = self.o
         scores: dict = {}
         batched = self.system_stats(peer_id)
-        k = None if batched is None else self._batch.measures.index(measure)
+        k = None if batched is None or self._batch is None else self._batch.measures.index(measure)
         for i, ev in enumerate(self.settings.evaluations):
             if batched is not None:
                 if batched[i] is None:
@@ -270,6 +271,7 @@ class Engine:
                     continue
                 peer, models = inputs
                 stats, score = self.evaluate(measure, peer, models)
+            values: tuple[str, str, str] | tuple[float, float, float]
             if o.average_mode == 0:
                 values = ("%7.5f" % score.recall, "%7.5f" % score.precision,
                           "%7.5f" % score.fmeasure)
@@ -339,7 +341,7 @@ def _engine_chunk(start: int, stop: int) -> list[tuple[list[str], list[str], Use
     _ENGINE._empty_warned.clear()
     _ENGINE._system_stats = None  # a chunk reads (and warns about) its inputs itself
     units = _ENGINE.units()
-    out = []
+    out: list[tuple[list[str], list[str], UserError | None]] = []
     for unit in units[start:stop]:
         del _WARNINGS[:]
         try:

@@ -49,7 +49,9 @@ def pick_best(keys: Sequence[float]) -> int:
 
 def pooled(per_ref: Sequence[PairStats]) -> PairStats:
     """Hits and counts summed over references (``-f A``)."""
-    hit = ref = cand = 0
+    hit: float = 0
+    ref: float = 0
+    cand: float = 0
     for s in per_ref:
         hit += s.hit
         ref += s.ref_total
