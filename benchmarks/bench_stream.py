@@ -19,6 +19,7 @@ RSS come from ``os.wait4`` (that child alone).  Cases (``--cases`` keys):
           the files read as generators (nothing per pair is kept but the
           result's flat arrays)
   eval    the same with the default 1,000 resamples
+  lean0   ``eval0`` with ``keep_stats=False`` (scores kept, no statistics)
 
 Passes alternate the cases (the order rotates); the median CPU of each case
 is printed with its ratio to ``floor`` and the largest peak RSS of its
@@ -40,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _common as C
 from bench_memory import distinct_pairs, parse_size
 
-CASES = ("floor", "score0", "score", "eval0", "eval")
+CASES = ("floor", "score0", "score", "eval0", "eval", "lean0")
 
 #: children run with compiled bytecode, as an installed package has it (the
 #: cache in a temporary folder, so the checkout stays clean); a warm-up run fills it
@@ -65,9 +66,9 @@ def child_code(case: str, preds: Path, refs: Path, measures: list[str]) -> list[
         body = (f"n = 0\nfor chunk in rouge2.iter_corpus_stats(zip(lines({str(preds)!r}), lines({str(refs)!r})), "
                 f"{measures!r}):\n    n += len(chunk)\nprint(json.dumps({{'n': n}}))\n")
     else:
-        resamples = 0 if case == "eval0" else 1000
+        resamples = 1000 if case == "eval" else 0
         body = (f"r = rouge2.evaluate(lines({str(preds)!r}), lines({str(refs)!r}), {measures!r}, "
-                f"resamples={resamples})\n"
+                f"resamples={resamples}, keep_stats={case != 'lean0'})\n"
                 f"print(json.dumps({{'n': len(r), 'means': {{m: {{k: v['mean'] for k, v in s.items()}} "
                 f"for m, s in r.scores.items()}}}}))\n")
     return [*py, "-c", "import json, rouge2\n" + _READ + body]

@@ -155,3 +155,12 @@ def test_columns_widen_for_large_counts_and_weighted_values():
     assert type(cols.stats(1)["m"][0].hit) is int
     cols.add_flat([0.5, 2.0, 3.0, 2.0], [0, 1], [False])
     assert cols.stats(2)["m"] == [(0.5, 2.0, 3.0)] and cols.stats(1)["m"] == [(2 ** 40, 5, 6)]
+
+
+def test_keep_stats_false_keeps_scores_only():
+    preds, references = corpus(80, seed=2)
+    full = rouge2.evaluate(preds, references, resamples=10)
+    lean = rouge2.evaluate(preds, references, resamples=10, keep_stats=False)
+    assert lean.scores == full.scores and lean.per_summary == full.per_summary
+    with pytest.raises(rouge2.UserError, match="keep_stats=False"):
+        lean.stats  # noqa: B018

@@ -77,6 +77,9 @@ class Evaluation:
         built = self.__dict__.get("_stats")
         if built is None:
             cols = self.columns
+            if not cols.keep_stats:
+                raise UserError("this evaluation kept no per-pair statistics (evaluate(..., keep_stats=False)): "
+                                "score again without keep_stats=False, or use rouge2.corpus_stats")
             built = self.__dict__["_stats"] = [cols.stats(i) for i in range(len(cols))]
         return built
 
@@ -222,7 +225,7 @@ def _phase(progress: Any, name: str, total: int | None, unit: str) -> Any:
 def evaluate(predictions: Iterable[Any], references: Iterable[Any],
              measures: Sequence[str] = DEFAULT_MEASURES, *, confidence: float = 0.95,
              resamples: int = 1000, seed: int = 0, options: Options | None = None,
-             progress: Any = None, **kwargs: Any) -> Evaluation:
+             progress: Any = None, keep_stats: bool = True, **kwargs: Any) -> Evaluation:
     """Score ``predictions`` against ``references`` and summarise the corpus.
 
     ``references[i]`` is the reference text of ``predictions[i]``, or a list of
@@ -236,6 +239,8 @@ def evaluate(predictions: Iterable[Any], references: Iterable[Any],
     once, a chunk at a time, so memory does not hold the texts: the pairs'
     scores and statistics are kept in flat arrays (``result.columns``) and
     ``result.per_summary`` / ``result.stats`` become objects only when read.
+    ``keep_stats=False`` keeps no statistics (``result.stats`` is then an
+    error): less memory and time for a corpus that is only summarised.
     """
     if isinstance(predictions, str):
         raise TypeError("predictions must be a list of texts, not one text")
@@ -253,8 +258,9 @@ def evaluate(predictions: Iterable[Any], references: Iterable[Any],
     counts: set[int] = set()
     phase = _phase(progress, "scoring", len(predictions) if sized else None,  # type: ignore[arg-type]
                    "summaries")
-    columns = CorpusStream(scorer, measures).feed(_checked_pairs(predictions, references, counts),
-                                                  tick=phase.tick if phase is not None else None)
+    pairs = _checked_pairs(predictions, references, counts)
+    columns = CorpusStream(scorer, measures, keep_stats=keep_stats).feed(
+        pairs, tick=phase.tick if phase is not None else None)
     if phase is not None:
         phase.close()
     nrefs = _counts_note(counts)
