@@ -178,9 +178,12 @@ def _checked_pairs(predictions: Iterable[Any], references: Iterable[Any],
         if p is end or r is end:
             longer = n + 1 + sum(1 for _ in pairs)
             raise _count_error(n if p is end else longer, longer if p is end else n)
-        refs = _reference_list(r, n)
-        counts.add(len(refs))
-        yield check_text(p, f"predictions[{n}]"), refs
+        if type(r) is str:  # one reference: the text itself (as every door takes it)
+            counts.add(1)
+        else:
+            r = _reference_list(r, n)
+            counts.add(len(r))
+        yield (p if type(p) is str else check_text(p, f"predictions[{n}]")), r
     if not counts:
         raise ValueError("predictions is empty: give at least one text to score")
 
