@@ -319,6 +319,61 @@ def stream_lines(handle: IO[bytes], name: str | os.PathLike, encoding: str = "ut
         yield lineno, "".join(partial)
 
 
+def stream_line_batches(handle: IO[bytes], name: str | os.PathLike, encoding: str = "utf-8",
+                        what: str = "file") -> Iterator[list[str]]:
+    """The lines of a binary stream as :func:`stream_lines` reads them, without
+    their ``\n``, a decoded block at a time (a list of the block's complete
+    lines; the last line of the stream may lack its ``\n``): the same lines
+    and the same errors, with no Python step per line."""
+    check_encoding(encoding)
+    limit = max_file_bytes()
+    decoder = codecs.getincrementaldecoder(_decoder_name(encoding))(errors="strict")
+    lineno, first = 1, True
+    partial = ""  # the current line's start (no newline yet)
+    for raw in _blocks(handle, name, what):
+        if first:
+            _check_bom(raw or b"", name, encoding)
+        text = _decode_block(decoder, raw, name, encoding, lineno)
+        if first and text:
+            text = text[1:] if text.startswith("\ufeff") else text
+            first = False
+        if partial:
+            text = partial + text
+        lines = text.split("\n")
+        partial = lines.pop()
+        if len(partial) > limit:
+            raise UserError(f"{name}:{lineno + len(lines)}: the line is longer than {limit:,} characters, "
+                            f"implausibly long for one summary; check the file (is it "
+                            f"line-aligned text?), or raise the limit with ROUGE2_MAX_FILE_BYTES")
+        if lines:
+            lineno += len(lines)
+            yield lines
+    if partial:
+        yield [partial]
+
+
+def decoded_line_batches(path: str | os.PathLike, encoding: str = "utf-8",
+                         what: str = "file") -> Iterator[list[str]]:
+    """:func:`stream_line_batches` of a text file (checked as :func:`decoded_lines` checks it)."""
+    p = check_regular(path, what)
+    check_encoding(encoding)
+    try:
+        handle = open(p, "rb")  # noqa: SIM115 - closed by the with below (an open error is one line)
+    except OSError as exc:
+        raise UserError(f"{p}: cannot read the {what}: {exc.strerror}") from None
+    with handle:
+        yield from stream_line_batches(handle, p, encoding, what)
+
+
+def stdin_line_batches(encoding: str = "utf-8", what: str = "standard input") -> Iterator[list[str]]:
+    """Standard input as :func:`stream_line_batches` gives a file's lines."""
+    note_stdin()
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:  # a text stream without bytes (e.g. replaced in tests)
+        return ([line[:-1] if line.endswith("\n") else line] for line in sys.stdin)
+    return stream_line_batches(stream, "<stdin>", encoding, what)
+
+
 def _blocks(handle: IO[bytes], name: str | os.PathLike, what: str) -> Iterator[bytes | None]:
     """The stream's blocks, then None (the end)."""
     read = getattr(handle, "read1", None) or handle.read

@@ -107,3 +107,11 @@ def test_bench_startup(shared, tmp_path):
     if HAVE_RS:
         # the drop-in gives rouge-score's numbers on every pair it times
         assert out.count("drop-in vs rouge-score: 0 of 6 pairs differ") == 4
+
+
+def test_bench_stream(shared, tmp_path):
+    out = run_script("bench_stream.py", ["--sizes", "300", "--passes", "1"], shared, tmp_path)
+    assert "[300 line pairs, rouge-1, rouge-2, rouge-l;" in out
+    for case in ("floor", "score0", "score", "eval0", "eval", "lean0"):
+        assert f"\n  {case:<7} " in out, case
+    assert "check: 5 cases print the same means: yes" in out

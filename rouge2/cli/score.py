@@ -29,11 +29,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from itertools import chain, islice
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from rouge2 import files
 from rouge2.errors import UserError
@@ -47,7 +50,6 @@ from rouge2.stats.aggregate import (
     DEFAULT_RESAMPLES,
     adjust,
     all_pairs,
-    compare,
     compare_values,
 )
 from rouge2.stats.aspects import AspectStats, Bootstrap, aspect_table
@@ -69,10 +71,15 @@ def read_text(path: str, encoding: str = "utf-8") -> str:
 
 def _source(path: str, encoding: str, what: str) -> Iterator[str]:
     """The lines of a line-aligned file (``-``: standard input), streamed,
-    without their line ends."""
-    lines = files.stdin_lines(encoding, what) if path == "-" else files.decoded_lines(path, encoding, what)
-    for _, line in lines:
-        yield line.rstrip("\n").rstrip("\r")
+    without their line ends (iterated in C: the file is split a block at a time)."""
+    batches = (files.stdin_line_batches(encoding, what) if path == "-"
+               else files.decoded_line_batches(path, encoding, what))
+    return chain.from_iterable(_without_cr(b) for b in batches)
+
+
+def _without_cr(lines: list[str]) -> list[str]:
+    """``lines`` without a trailing ``\r`` (a CRLF file)."""
+    return [line.rstrip("\r") for line in lines] if "\r" in "".join(lines) else lines
 
 
 def _name(path: str) -> str:
@@ -116,10 +123,10 @@ def check_plain(path: str, head: list[str], what_to_do: str) -> None:
         raise UserError(f"{shown} looks like JSON ({found}) and would be scored as plain text: {what_to_do}")
 
 
-def _jsonl(path: str, encoding: str) -> tuple[list[str], list[list[str]]]:
-    preds: list[str] = []
-    refs: list[list[str]] = []
+def _jsonl(path: str, encoding: str) -> Iterator[tuple[str, list[str]]]:
+    """``(prediction, references)`` of each row of a JSONL file, streamed."""
     stdin = files.stdin_lines(encoding) if path == "-" else None
+    n = 0
     for where, row in files.jsonl_objects(path, encoding, lines=stdin):
         if "prediction" not in row or "references" not in row:
             raise UserError(f"{where}: expected an object with 'prediction' and 'references' fields")
@@ -128,34 +135,35 @@ def _jsonl(path: str, encoding: str) -> tuple[list[str], list[list[str]]]:
         if not isinstance(p, str) or not isinstance(r, list) or not r or not all(isinstance(x, str) for x in r):
             raise UserError(f"{where}: 'prediction' must be a text and 'references' a text or a "
                             f"non-empty list of texts")
-        preds.append(p)
-        refs.append(r)
-    if not preds:
+        n += 1
+        yield p, r
+    if not n:
         raise UserError(f"{path}: no rows to score")
-    return preds, refs
 
 
-def _read_in_step(paths: list[str], encoding: str, n_refs: int) -> list[list[str]]:
-    """The lines of every file, read in step: the first surplus line of any
-    file (or the first file to end early) stops the reading with the
-    line-count error, so an endless input (``yes | rouge2 score``) ends at
-    once, in bounded memory.  The first ``n_refs`` paths are references."""
+def _read_in_step(paths: list[str], encoding: str, n_refs: int, size: int = 4096) -> Iterator[list[list[str]]]:
+    """The lines of every file, read in step, ``size`` lines of each file at a
+    time (a list per file): the first surplus line of any file (or the first
+    file to end early) stops the reading with the line-count error, so an
+    endless input (``yes | rouge2 score``) ends at once, in bounded memory.
+    The first ``n_refs`` paths are references; each file's first 64 lines
+    are checked not to look like JSON."""
     kinds = ["reference file" if i < n_refs else "prediction file" for i in range(len(paths))]
     sources = [_source(p, encoding, kind) for p, kind in zip(paths, kinds)]
-    columns: list[list[str]] = [[] for _ in paths]
+    n = 0
     while True:
-        got = [next(src, None) for src in sources]
-        if all(line is None for line in got):
+        got = [list(islice(src, size)) for src in sources]
+        if n == 0:
+            _check_plain_columns(paths, [lines[:64] for lines in got], kinds)
+        short = min(len(lines) for lines in got)
+        if short != max(len(lines) for lines in got):
+            raise _misaligned(paths, sources, got, n, short, n_refs)
+        if not short:
             break
-        if any(line is None for line in got):
-            _check_plain_columns(paths, columns, kinds)  # a JSON file is the likelier mistake
-            raise _misaligned(paths, sources, got, len(columns[0]), n_refs)
-        for column, line in zip(columns, got):
-            column.append(line)  # type: ignore[arg-type]
-    _check_plain_columns(paths, columns, kinds)
-    if not columns[0]:
+        n += short
+        yield got
+    if not n:
         raise UserError(f"{_name(paths[0])} has no lines: nothing to score (one summary a line)")
-    return columns
 
 
 def _check_plain_columns(paths: list[str], columns: list[list[str]], kinds: list[str]) -> None:
@@ -163,19 +171,20 @@ def _check_plain_columns(paths: list[str], columns: list[list[str]], kinds: list
         check_plain(path, lines[:64], _PLAIN_LINES[kind])
 
 
-def _misaligned(paths: list[str], sources: list[Iterator[str]], got: list[str | None], n: int,
+def _misaligned(paths: list[str], sources: list[Iterator[str]], got: list[list[str]], done: int, short: int,
                 n_refs: int) -> UserError:
-    """The line-count error once some files ended after ``n`` lines and others
-    did not: files (not standard input) are counted to their end, which
-    costs no memory."""
+    """The line-count error once some files ended after ``done + short`` lines
+    and others did not (``got``: the last lines read of each): files (not
+    standard input) are counted to their end, which costs no memory."""
+    n = done + short
     counts = []
-    for path, src, line in zip(paths, sources, got):
-        if line is None:
+    for path, src, lines in zip(paths, sources, got):
+        if len(lines) == short:
             counts.append(f"{n}")
         elif path == "-":
             counts.append(f"more than {n}")
         else:
-            counts.append(f"{n + 1 + sum(1 for _ in src)}")
+            counts.append(f"{done + len(lines) + sum(1 for _ in src)}")
     first = _name(paths[0])
     for i, (path, count) in enumerate(zip(paths, counts)):
         if count == counts[0]:
@@ -188,12 +197,15 @@ def _misaligned(paths: list[str], sources: list[Iterator[str]], got: list[str | 
     return UserError(f"{first}: the files are not line-aligned")  # pragma: no cover
 
 
-def _read_corpus(args) -> tuple[dict[str, list[str]], list[list[str]]]:
-    """System name -> predictions, and the references of each line."""
+def _read_corpus(args) -> tuple[list[str], Iterator[tuple[list[list[str]], list[Any]]], int | None]:
+    """The system names, the input in chunks of consecutive lines (each
+    ``(each system's predictions, each line's references)``), and the
+    number of references of every line (None when rows may differ: JSONL)."""
     inputs = args.input or ["-"]
     if len(inputs) == 1 and inputs[0].endswith(".jsonl") and not args.references:
-        preds, refs = _jsonl(inputs[0], args.encoding)
-        return {Path(inputs[0]).name: preds}, refs
+        rows = _jsonl(inputs[0], args.encoding)
+        chunks = iter(lambda: list(islice(rows, 4096)), [])
+        return [Path(inputs[0]).name], (([[p for p, _ in c]], [r for _, r in c]) for c in chunks), None
     if not args.references:
         raise UserError("give the reference file(s) with -r (one file per reference set, one "
                         "summary a line), or a JSONL file with -i rows.jsonl")
@@ -209,10 +221,10 @@ def _read_corpus(args) -> tuple[dict[str, list[str]], list[list[str]]]:
         names.append(name)
     for path, kind in [*((p, "reference file") for p in args.references), *((p, "prediction file") for p in inputs)]:
         check_plain(path, [], _PLAIN_LINES[kind])  # by its name, before reading it
-    columns = _read_in_step([*args.references, *inputs], args.encoding, len(args.references))
-    ref_sets, predictions = columns[:len(args.references)], columns[len(args.references):]
-    refs = [list(r) for r in zip(*ref_sets)]
-    return dict(zip(names, predictions)), refs
+    k = len(args.references)
+    blocks = _read_in_step([*args.references, *inputs], args.encoding, k)
+    # one reference a line: the text itself (a text is one reference everywhere)
+    return names, ((b[k:], b[0] if k == 1 else [list(t) for t in zip(*b[:k])]) for b in blocks), k
 
 
 def _fmt(x: float) -> str:
@@ -240,8 +252,8 @@ def script_averages_of(result, confidence: float) -> dict[str, dict[str, tuple[s
 
     out = {}
     for m in result.measures:
-        rows = {f"{i:012d}": tuple(float("%7.5f" % getattr(s[m], k)) for k in ("recall", "precision", "fmeasure"))
-                for i, s in enumerate(result.per_summary)}
+        cols = [getattr(result.columns, k)[m] for k in ("recall", "precision", "fmeasure")]
+        rows = {f"{i:012d}": tuple(float("%7.5f" % c[i]) for c in cols) for i in range(len(result))}
         a = script_averages(rows, result.resamples, round(confidence * 100, 9))
         out[m] = {k: (a.avg[j].strip(), a.ci_low[j].strip(), a.ci_high[j].strip())
                   for j, k in enumerate(("recall", "precision", "fmeasure"))}
@@ -361,16 +373,49 @@ def _writing(args, paths: list[str]):
             raise
 
 
-def _write_outputs(args, outputs: OutputFiles | None, results: dict[str, Any]) -> None:
-    """``--per-summary`` and ``--explain-synonyms``, published together."""
-    if outputs is None:
+def _summary_rows(f: IO[str], system: str) -> Callable[[list, list], None]:
+    """A :class:`~rouge2.scoring.stream.CorpusStream` sink writing each
+    summary's scores as a JSONL row to ``f``, as they are scored."""
+    done = 0
+
+    def write(scores: list, stats: list) -> None:
+        nonlocal done
+        out = []
+        for sc, st in zip(scores, stats):
+            done += 1
+            # task and system as a run's per_summary.jsonl has them: rouge2 correlate reads both
+            row: dict[str, Any] = {"task": str(done), "system": system, "line": done}
+            row["scores"] = {m: {"recall": s.recall, "precision": s.precision,
+                                 "fmeasure": s.fmeasure} for m, s in sc.items()}
+            row["stats"] = {m: [[x.hit, x.ref_total, x.cand_total] for x in v] for m, v in st.items()}
+            out.append(json.dumps(row) + "\n")
+        f.write("".join(out))
+    return write
+
+
+@contextmanager
+def _per_summary(outputs: OutputFiles | None, names: list[str], path: str | None):
+    """Per system, the sink of its ``--per-summary`` rows (None without the
+    flag).  The first system writes to the staged output file, the others to
+    temporary files appended after it, so the rows come system by system as
+    they always did; the file is published by the caller's commit."""
+    if outputs is None or path is None:
+        yield {name: None for name in names}
         return
-    if args.per_summary is not None:
-        _per_summary(outputs, Path(args.per_summary), results)
-    if args.explain_synonyms is not None:
+    with ExitStack() as stack:
+        out = stack.enter_context(outputs.open(path))
+        spills = [stack.enter_context(tempfile.TemporaryFile("w+", encoding="utf-8")) for _ in names[1:]]
+        yield {name: _summary_rows(f, name) for name, f in zip(names, [out, *spills])}
+        for spill in spills:
+            spill.seek(0)
+            shutil.copyfileobj(spill, out)
+
+
+def _write_explained(args, outputs: OutputFiles | None, results: dict[str, Any]) -> None:
+    """``--explain-synonyms``: every system's synonym matches in one table."""
+    if outputs is not None and args.explain_synonyms is not None:
         with outputs.open(args.explain_synonyms, newline="") as f:
             write_rows(f, MATCH_COLUMNS, _match_rows(results))
-    outputs.commit()
 
 
 def _match_rows(results: dict[str, Any]) -> list[dict[str, Any]]:
@@ -397,20 +442,6 @@ def _coverage_lines(results: dict[str, Any]) -> list[str]:
     return lines + warnings
 
 
-def _per_summary(outputs: OutputFiles, path: Path, results: dict[str, Any]) -> None:
-    """Each summary's scores (JSONL) through the output layer."""
-    with outputs.open(path) as f:
-        for system, result in results.items():
-            for i, (scores, stats) in enumerate(zip(result.per_summary, result.stats)):
-                # task and system as a run's per_summary.jsonl has them: rouge2 correlate reads both
-                row: dict[str, Any] = {"task": str(i + 1), "system": system, "line": i + 1}
-                row["scores"] = {m: {"recall": s.recall, "precision": s.precision,
-                                     "fmeasure": s.fmeasure} for m, s in scores.items()}
-                row["stats"] = {m: [[x.hit, x.ref_total, x.cand_total] for x in v]
-                                for m, v in stats.items()}
-                f.write(json.dumps(row) + "\n")
-
-
 # ---------------------------------------------------------------------------
 # the flags
 
@@ -425,12 +456,11 @@ def _flag(key: str) -> str:
     return "--" + key.replace("_", "-")
 
 
-def _scoring_options(args, refs: list[list[str]]) -> dict[str, Any]:
-    """The option keywords of the flags, with the multi-reference note printed
-    (once, on stderr) when several references are combined by a mode the
-    user did not choose, and the script's rounding under ``--average rouge155``."""
+def _scoring_options(args) -> tuple[dict[str, Any], bool]:
+    """The option keywords of the flags, with the script's rounding under
+    ``--average rouge155``, and whether the multi-reference note applies
+    (the user did not choose the mode: :func:`_reference_note`)."""
     from rouge2.cli.options import option_values
-    from rouge2.scoring.evaluate import multi_reference_note, reference_counts
     from rouge2.scoring.options import Options
 
     kw = option_values(args)
@@ -439,13 +469,21 @@ def _scoring_options(args, refs: list[list[str]]) -> dict[str, Any]:
             raise UserError("--average rouge155 averages the per-summary scores rounded as ROUGE-1.5.5 "
                             "prints them: drop --rounding (it is set to rouge155)")
         kw["rounding"] = "rouge155"
-    if "multi_reference" not in kw:
+    chosen = "multi_reference" in kw
+    if not chosen:
         kw["multi_reference"] = Options().multi_reference  # chosen here, so evaluate() does not warn again
-        nrefs = reference_counts(refs)
-        if nrefs is not None:
-            note = multi_reference_note(kw["multi_reference"], nrefs, "add --multi-reference max-f")
-            print(f"rouge2 score: note: {note}", file=sys.stderr)
-    return kw
+    return kw, not chosen
+
+
+def _reference_note(kw: dict[str, Any], counts: set[int]) -> None:
+    """The multi-reference note (once, on stderr) when several references per
+    prediction (``counts``) are combined by a mode the user did not choose."""
+    from rouge2.scoring.evaluate import multi_reference_note, reference_counts
+
+    nrefs = reference_counts([[None] * c for c in counts])
+    if nrefs is not None:
+        note = multi_reference_note(kw["multi_reference"], nrefs, "add --multi-reference max-f")
+        print(f"rouge2 score: note: {note}", file=sys.stderr)
 
 
 @contextmanager
@@ -488,9 +526,10 @@ def _comparisons(args, results: dict, aspects: AspectStats | None, progress) -> 
     with progress.phase("tests", len(pairs) * len(measures), "tests", show=len(names) > 1) as phase:
         for a, b in pairs:
             for m in measures:
-                c = compare([s[m] for s in results[a].per_summary], [s[m] for s in results[b].per_summary],
-                            test=args.test, resamples=args.test_resamples, seed=args.seed,
-                            label=f"{a}|{b}|{m}", score=_tested(args, m))
+                score = _tested(args, m)
+                c = compare_values(getattr(results[a].columns, score)[m], getattr(results[b].columns, score)[m],
+                                   test=args.test, resamples=args.test_resamples, seed=args.seed,
+                                   label=f"{a}|{b}|{m}", score=score)
                 out.append({"system": a, "baseline": b, "measure": m, **c})
                 phase.tick()
     return adjust(out)
@@ -524,23 +563,63 @@ def corpus_main(args) -> int:
         return _corpus(args, outputs)
 
 
-def _corpus(args, outputs: OutputFiles | None) -> int:
-    from rouge2.scoring.evaluate import evaluate
+def _score_streams(args, outputs: OutputFiles | None, progress) -> tuple[dict[str, Any], set[int], Any, dict, Any]:
+    """Each system's :class:`~rouge2.scoring.stream.CorpusStream`, filled from
+    the input read a chunk of lines at a time (the texts of a chunk are
+    dropped once every system has scored it, unless ``--aspects`` needs them:
+    then ``texts`` is ``(each system's predictions, the references)``), the
+    numbers of references seen, the scorer and its option keywords."""
+    from rouge2.scoring.scorer import Scorer
+    from rouge2.scoring.stream import CorpusStream
 
     with _encoding_flag():
-        systems, refs = _read_corpus(args)
-    kw = _scoring_options(args, refs)
+        names, chunks, k = _read_corpus(args)
+        kw, note = _scoring_options(args)
+        scorer = Scorer(args.measures, **kw)
+        counts: set[int] = set() if k is None else {k}
+        texts: tuple[dict[str, list[str]], list[Any]] | None = None
+        if kw.get("aspects"):
+            texts = ({n: [] for n in names}, [])
+        explain = args.explain_synonyms is not None
+        with _per_summary(outputs, names, args.per_summary) as sinks:
+            streams = {n: CorpusStream(scorer, args.measures, keep_stats=False, sink=sinks[n], explain=explain)
+                       for n in names}
+            with progress.phase("scoring", None, "summaries") as phase:
+                for preds, refs in chunks:
+                    for stream, lines in zip(streams.values(), preds):
+                        stream.add(list(zip(lines, refs)))
+                    if k is None:
+                        counts.update(map(len, refs))
+                    if texts is not None:
+                        for kept, lines in zip(texts[0].values(), preds):
+                            kept.extend(lines)
+                        texts[1].extend(refs)
+                    phase.tick(len(refs))
+    if note:
+        _reference_note(kw, counts)
+    return streams, counts, scorer, kw, texts
+
+
+def _corpus(args, outputs: OutputFiles | None) -> int:
+    from rouge2.scoring.evaluate import check_settings, evaluation_of
+
+    check_settings(args.confidence, args.resamples)
     progress = _progress(args)
-    results = {name: evaluate(preds, refs, args.measures, confidence=args.confidence,
-                              resamples=args.resamples, seed=args.seed, progress=progress,
-                              explain_synonyms=args.explain_synonyms is not None, **kw)
-               for name, preds in systems.items()}
-    aspects = aspect_coverage(systems, refs, tasks=[str(i + 1) for i in range(len(refs))], **kw) \
-        if kw.get("aspects") else None
+    streams, counts, scorer, kw, texts = _score_streams(args, outputs, progress)
+    results = {name: evaluation_of(scorer, stream.columns, counts, confidence=args.confidence,
+                                   resamples=args.resamples, seed=args.seed, progress=progress,
+                                   **stream.explained())
+               for name, stream in streams.items()}
+    aspects = None
+    if texts is not None:  # --aspects: coverage of the texts kept for it
+        systems, refs = texts
+        aspects = aspect_coverage(systems, refs, tasks=[str(i + 1) for i in range(len(refs))], **kw)
     comparisons = _comparisons(args, results, aspects, progress)
     scripts = ({n: script_averages_of(r, args.confidence) for n, r in results.items()}
                if args.average == "rouge155" else {})
-    _write_outputs(args, outputs, results)
+    _write_explained(args, outputs, results)
+    if outputs is not None:
+        outputs.commit()
     _print_coverage(args, results)
     first = next(iter(results.values()))
     if args.json:
@@ -605,10 +684,17 @@ def _pair(args, outputs: OutputFiles | None) -> int:
     with _encoding_flag():
         cand = read_text(args.candidate, args.encoding)
         refs = [read_text(r, args.encoding) for r in args.references]
-    kw = _scoring_options(args, [refs])
+    kw, note = _scoring_options(args)
+    if note:
+        _reference_note(kw, {len(refs)})
     result = evaluate([cand], [refs], args.measures, resamples=0, progress=_progress(args),
                       explain_synonyms=args.explain_synonyms is not None, **kw)
-    _write_outputs(args, outputs, {args.candidate: result})
+    if outputs is not None:
+        if args.per_summary is not None:
+            with outputs.open(args.per_summary) as f:
+                _summary_rows(f, args.candidate)(result.per_summary, result.stats)
+        _write_explained(args, outputs, {args.candidate: result})
+        outputs.commit()
     _print_coverage(args, {args.candidate: result})
     if args.json:
         _print_document(result, [result.system_entry(args.candidate)], [], "pair", "mean")

@@ -22,21 +22,21 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import zip_longest
 from typing import Any
 
 from rouge2 import schemas
 from rouge2.errors import UserError
 from rouge2.measures.base import PairStats
-from rouge2.scoring.batch import CHUNK, batch_plan, per_pair_scores
 from rouge2.scoring.checks import check_text
 from rouge2.scoring.options import Options
 from rouge2.scoring.scorer import DEFAULT_MEASURES, Scorer
 from rouge2.scoring.signature import data_versions, signature, signature_line
-from rouge2.stats.aggregate import STAT_NAMES, summarize
+from rouge2.scoring.stream import CorpusStream, PairColumns
+from rouge2.stats.aggregate import STAT_NAMES, summarize_columns
 from rouge2.stats.prf import Score
-from rouge2.synonyms.explain import MatchTable, coverage
 
 
 @dataclass
@@ -46,13 +46,15 @@ class Evaluation:
     ``result[measure][stat]`` is ``{"mean": m, "ci": (low, high)}`` for
     ``stat`` in ``precision``, ``recall``, ``fmeasure``; ``per_summary`` holds
     each summary's :class:`~rouge2.stats.prf.Score` per measure, and
-    ``stats`` its statistics against each reference.
+    ``stats`` its statistics against each reference.  Both are built from
+    ``columns`` (:class:`~rouge2.scoring.stream.PairColumns`, flat arrays) the
+    first time they are read; a corpus that is only summarised never holds
+    a per-pair object.
     """
 
     measures: list[str]
     scores: dict[str, dict[str, dict[str, Any]]]
-    per_summary: list[dict[str, Score]]
-    stats: list[dict[str, list[PairStats]]]
+    columns: PairColumns = field(repr=False)
     signature: str
     signature_data: dict[str, Any]
     confidence: float
@@ -65,20 +67,41 @@ class Evaluation:
     #: with ``explain_synonyms=True``: per synonym source, its words, those in the data, those that fired
     synonym_coverage: list[dict[str, Any]] | None = field(repr=False, default=None)
 
+    @property
+    def per_summary(self) -> list[dict[str, Score]]:
+        """Each summary's ``{measure: Score}``, in input order (built on first access)."""
+        built = self.__dict__.get("_per_summary")
+        if built is None:
+            cols = self.columns
+            built = self.__dict__["_per_summary"] = [cols.scores(i) for i in range(len(cols))]
+        return built
+
+    @property
+    def stats(self) -> list[dict[str, list[PairStats]]]:
+        """Each summary's ``{measure: [PairStats against each reference]}`` (built on first access)."""
+        built = self.__dict__.get("_stats")
+        if built is None:
+            cols = self.columns
+            if not cols.keep_stats:
+                raise UserError("this evaluation kept no per-pair statistics (evaluate(..., keep_stats=False)): "
+                                "score again without keep_stats=False, or use rouge2.corpus_stats")
+            built = self.__dict__["_stats"] = [cols.stats(i) for i in range(len(cols))]
+        return built
+
     def __getitem__(self, measure: str) -> dict[str, dict[str, Any]]:
         from rouge2.measures import canonical_measure
 
         return self.scores[canonical_measure(measure)]
 
     def __len__(self) -> int:
-        return len(self.per_summary)
+        return len(self.columns)
 
     def system_entry(self, name: str) -> dict[str, Any]:
         """``{"name", "n", "scores": {measure: {stat: {"mean", "ci"}}}}``: one
         system of a ``rouge2.score/1`` document (``ci`` is None without resamples)."""
         scores = {m: {s: {"mean": v["mean"], "ci": list(v["ci"]) if self.resamples else None}
                       for s, v in per.items()} for m, per in self.scores.items()}
-        return {"name": name, "n": len(self.per_summary), "scores": scores}
+        return {"name": name, "n": len(self.columns), "scores": scores}
 
     def document(self, systems: Sequence[dict[str, Any]], comparisons: Sequence[dict[str, Any]] = (),
                  *, mode: str = "corpus", average: str = "mean") -> dict[str, Any]:
@@ -114,30 +137,60 @@ class Evaluation:
         return f"<Evaluation of {len(self)} summaries: {parts}>"
 
 
-def _references(predictions: list[Any], references: Any) -> list[list[Any]]:
-    """Each prediction's references as a list (a text each, or a tuple of sentences)."""
+def _reference_list(r: Any, i: int) -> list[Any]:
+    """``references[i]`` as a list of texts (a text each, or a tuple of sentences)."""
+    if isinstance(r, str):
+        return [r]
+    if isinstance(r, (list, tuple)):
+        if not r:
+            raise ValueError(f"references[{i}] is empty: give at least one reference text")
+        return [check_text(x, f"references[{i}][{j}]") for j, x in enumerate(r)]
+    check_text(r, f"references[{i}]")
+    raise TypeError(f"references[{i}] must be a text or a list of texts")  # pragma: no cover
+
+
+def _count_error(n_preds: int | str, n_refs: int | str, hint: str = "") -> ValueError:
+    return ValueError(f"{n_preds} predictions but {n_refs} references: give one "
+                      f"reference (or a list of references) per prediction{hint}")
+
+
+def _check_sequences(predictions: Sequence[Any], references: Sequence[Any]) -> None:
+    """Lists (anything with a length) are checked whole before scoring, as
+    they always were: the counts, then every reference, then every prediction."""
+    if len(references) != len(predictions):
+        hint = ""
+        if predictions and all(isinstance(p, (list, tuple)) for p in predictions) and \
+                all(isinstance(r, str) for r in references):
+            hint = "; the arguments look swapped: evaluate(predictions, references)"
+        raise _count_error(len(predictions), len(references), hint)
+    for i, r in enumerate(references):
+        _reference_list(r, i)
+    for i, p in enumerate(predictions):
+        check_text(p, f"predictions[{i}]")
+
+
+def _checked_pairs(predictions: Iterable[Any], references: Iterable[Any],
+                   counts: set[int]) -> Iterator[tuple[Any, list[Any]]]:
+    """``(prediction, [references])`` pairs, each checked as it comes (an
+    iterator is read once, a chunk at a time); ``counts`` collects the
+    numbers of references per prediction."""
     if isinstance(references, str):
         raise TypeError("references must be a list with one entry per prediction (a text, or a "
                         "list of texts when there are several references)")
-    refs = list(references)
-    if len(refs) != len(predictions):
-        hint = ""
-        if predictions and all(isinstance(p, (list, tuple)) for p in predictions) and \
-                all(isinstance(r, str) for r in refs):
-            hint = "; the arguments look swapped: evaluate(predictions, references)"
-        raise ValueError(f"{len(predictions)} predictions but {len(refs)} references: give one "
-                         f"reference (or a list of references) per prediction{hint}")
-    out = []
-    for i, r in enumerate(refs):
-        if isinstance(r, str):
-            out.append([r])
-        elif isinstance(r, (list, tuple)):
-            if not r:
-                raise ValueError(f"references[{i}] is empty: give at least one reference text")
-            out.append([check_text(x, f"references[{i}][{j}]") for j, x in enumerate(r)])
+    end = object()
+    pairs = zip_longest(predictions, references, fillvalue=end)
+    for n, (p, r) in enumerate(pairs):
+        if p is end or r is end:
+            longer = n + 1 + sum(1 for _ in pairs)
+            raise _count_error(n if p is end else longer, longer if p is end else n)
+        if type(r) is str:  # one reference: the text itself (as every door takes it)
+            counts.add(1)
         else:
-            check_text(r, f"references[{i}]")
-    return out
+            r = _reference_list(r, n)
+            counts.add(len(r))
+        yield (p if type(p) is str else check_text(p, f"predictions[{n}]")), r
+    if not counts:
+        raise ValueError("predictions is empty: give at least one text to score")
 
 
 class MultiReferenceNote(UserWarning):
@@ -172,69 +225,16 @@ def reference_counts(refs: Sequence[Sequence[Any]]) -> int | str | None:
     return top if len(counts) == 1 else f"up to {top}"
 
 
-def _pair_scores(scorer: Scorer, measures: Any, pairs: list, phase: Any):
-    """``(scores, stats)`` of ``pairs``, chunk by chunk, ticking ``phase``."""
-    plan = batch_plan(scorer, measures)
-    parts = plan.iter_stats(pairs) if plan is not None else (
-        per_pair_scores(scorer, pairs[i:i + CHUNK]) for i in range(0, len(pairs), CHUNK))
-    for scores, stats in parts:
-        if phase is not None:
-            phase.tick(len(scores))
-        yield scores, stats
-
-
-def _explained_scores(scorer: Scorer, pairs: list[Any], table: MatchTable, words: set[str],
-                      phase: Any) -> Iterator[tuple[list[dict[str, Score]], list[dict[str, list[PairStats]]]]]:
-    """``(scores, stats)`` of ``pairs`` through the per-pair path, noting the
-    synonym matches each measure used in ``table`` and the texts' words in ``words``."""
-    scores: list[dict[str, Score]] = []
-    stats: list[dict[str, list[PairStats]]] = []
-    for i, (c, r) in enumerate(pairs):
-        per_measure, matches, seen = scorer.explained_stats(c, r)
-        words.update(seen)
-        for m, log in matches.items():
-            table.add(None, m, log, str(i + 1), "")
-        sc, st = scorer.combined(per_measure)
-        scores.append(sc)
-        stats.append(st)
-        if phase is not None:
-            phase.tick()
-    yield scores, stats
-
-
-def _scored(scorer: Scorer, measures: Any, pairs: list[Any], phase: Any, explain_synonyms: bool) -> tuple[
-        list[dict[str, Score]], list[dict[str, list[PairStats]]], dict[str, Any]]:
-    """Every pair's scores and statistics, and with ``explain_synonyms`` the
-    :class:`Evaluation` fields ``synonym_matches`` and ``synonym_coverage``."""
-    per_summary: list[dict[str, Score]] = []
-    all_stats: list[dict[str, list[PairStats]]] = []
-    table, words = MatchTable(), set[str]()
-    explain = explain_synonyms and scorer.relation is not None
-    parts = _explained_scores(scorer, pairs, table, words, phase) if explain else \
-        _pair_scores(scorer, measures, pairs, phase)
-    for scores, stats in parts:
-        per_summary.extend(scores)
-        all_stats.extend(stats)
-    if phase is not None:
-        phase.close()
-    explained: dict[str, Any] = {}
-    if explain and scorer.synonyms is not None:
-        explained = {"synonym_matches": table.rows(measures=list(scorer.measures)),
-                     "synonym_coverage": coverage(scorer.synonyms, words, table.pairs(None))}
-    elif explain_synonyms:  # no synonyms: nothing can fire
-        explained = {"synonym_matches": [], "synonym_coverage": []}
-    return per_summary, all_stats, explained
-
-
-def _phase(progress: Any, name: str, total: int, unit: str):
+def _phase(progress: Any, name: str, total: int | None, unit: str) -> Any:
     """A progress phase (:class:`rouge2.run.progress.Phase`), or None without ``progress``."""
     return progress.phase(name, total, unit) if progress is not None else None
 
 
-def evaluate(predictions: Sequence[Any], references: Sequence[Any],
+def evaluate(predictions: Iterable[Any], references: Iterable[Any],
              measures: Sequence[str] = DEFAULT_MEASURES, *, confidence: float = 0.95,
              resamples: int = 1000, seed: int = 0, options: Options | None = None,
-             progress: Any = None, explain_synonyms: bool = False, **kwargs: Any) -> Evaluation:
+             progress: Any = None, keep_stats: bool = True, explain_synonyms: bool = False,
+             **kwargs: Any) -> Evaluation:
     """Score ``predictions`` against ``references`` and summarise the corpus.
 
     ``references[i]`` is the reference text of ``predictions[i]``, or a list of
@@ -246,48 +246,87 @@ def evaluate(predictions: Sequence[Any], references: Sequence[Any],
     matchings used and each synonym source's coverage
     (:attr:`Evaluation.synonym_matches`, :attr:`Evaluation.synonym_coverage`;
     docs/synonym-experiments.md).
+
+    Lists are checked whole first; iterators (generators, files) are read
+    once, a chunk at a time, so memory does not hold the texts: the pairs'
+    scores and statistics are kept in flat arrays (``result.columns``) and
+    ``result.per_summary`` / ``result.stats`` become objects only when read.
+    ``keep_stats=False`` keeps no statistics (``result.stats`` is then an
+    error): less memory and time for a corpus that is only summarised.
     """
     if isinstance(predictions, str):
         raise TypeError("predictions must be a list of texts, not one text")
-    preds = list(predictions)
-    if not preds:
+    sized = hasattr(predictions, "__len__") and hasattr(references, "__len__")
+    if sized and not len(predictions):  # type: ignore[arg-type]
         raise ValueError("predictions is empty: give at least one text to score")
-    refs = _references(preds, references)
-    for i, p in enumerate(preds):
-        check_text(p, f"predictions[{i}]")
+    if sized and isinstance(references, str):
+        raise TypeError("references must be a list with one entry per prediction (a text, or a "
+                        "list of texts when there are several references)")
+    if sized:
+        _check_sequences(predictions, references)  # type: ignore[arg-type]
+    check_settings(confidence, resamples)
+    scorer = Scorer(measures, options=options, **kwargs)
+    o = scorer.options
+    counts: set[int] = set()
+    phase = _phase(progress, "scoring", len(predictions) if sized else None,  # type: ignore[arg-type]
+                   "summaries")
+    pairs = _checked_pairs(predictions, references, counts)
+    tick = phase.tick if phase is not None else None
+    stream = CorpusStream(scorer, measures, keep_stats=keep_stats, explain=explain_synonyms)
+    columns = stream.feed(pairs, tick=tick)
+    if phase is not None:
+        phase.close()
+    nrefs = _counts_note(counts)
+    if nrefs is not None and options is None and "multi_reference" not in kwargs:
+        warnings.warn(multi_reference_note(o.multi_reference, nrefs, 'pass multi_reference="max-f"'),
+                      MultiReferenceNote, stacklevel=2)
+    return evaluation_of(scorer, columns, counts, confidence=confidence, resamples=resamples, seed=seed,
+                         progress=progress, **stream.explained())
+
+
+
+def check_settings(confidence: float, resamples: int) -> None:
+    """A one-line error for an interval confidence outside (0, 1) or a bad resample count."""
     if not (0.0 < confidence < 1.0):
         raise UserError(f"confidence must be between 0 and 1 (e.g. 0.95), got {confidence!r}")
     if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 0:
         raise UserError(f"resamples must be a whole number >= 0, got {resamples!r}")
-    scorer = Scorer(measures, options=options, **kwargs)
+
+
+def _counts_note(counts: set[int]) -> int | str | None:
+    """:func:`reference_counts` from the set of counts seen."""
+    top = max(counts, default=1)
+    if top < 2:
+        return None
+    return top if len(counts) == 1 else f"up to {top}"
+
+
+def evaluation_of(scorer: Scorer, columns: PairColumns, counts: set[int], *, confidence: float = 0.95,
+                  resamples: int = 1000, seed: int = 0, progress: Any = None, **explained: Any) -> Evaluation:
+    """The :class:`Evaluation` of pairs scored into ``columns`` by ``scorer``
+    (``counts``: the numbers of references per prediction seen): means,
+    intervals and the signature."""
     o = scorer.options
-    nrefs = reference_counts(refs)
-    if nrefs is not None and options is None and "multi_reference" not in kwargs:
-        warnings.warn(multi_reference_note(o.multi_reference, nrefs, 'pass multi_reference="max-f"'),
-                      MultiReferenceNote, stacklevel=2)
-    if scorer.tagger is not None:
-        scorer.prefetch([*preds, *(x for r in refs for x in r)])
-    phase = _phase(progress, "scoring", len(preds), "summaries")
-    per_summary, all_stats, explained = _scored(scorer, measures, list(zip(preds, refs)), phase, explain_synonyms)
     names = list(scorer.measures)
-    summary = _summary(names, per_summary, confidence, resamples, seed,
+    summary = _summary(names, columns, confidence, resamples, seed,
                        _phase(progress, "bootstrap", len(names), "measures") if resamples else None)
     versions = data_versions(o, names, scorer.tagger)
-    counts = sorted({len(r) for r in refs})
-    line = signature_line(o, versions, counts[0] if len(counts) == 1 else "varies")
+    ordered = sorted(counts)
+    line = signature_line(o, versions, ordered[0] if len(ordered) == 1 else "varies")
     settings = {"options": o.settings(), "measures": names, "confidence": confidence,
                 "resamples": resamples, "seed": seed}
-    return Evaluation(names, summary, per_summary, all_stats, line, signature(settings, versions),
+    return Evaluation(names, summary, columns, line, signature(settings, versions),
                       confidence, resamples, seed, o, **explained)
 
 
-def _summary(names: list[str], per_summary: list[dict[str, Score]], confidence: float, resamples: int,
+def _summary(names: list[str], columns: PairColumns, confidence: float, resamples: int,
              seed: int, phase: Any) -> dict[str, dict[str, dict[str, Any]]]:
     """Per measure and score: the mean and its bootstrap interval."""
     summary = {}
     for m in names:
-        entry = summarize([s[m] for s in per_summary], resamples=resamples or None,
-                          confidence=confidence, seed=seed, label=m)
+        entry = summarize_columns({"recall": columns.recall[m], "precision": columns.precision[m],
+                                   "fmeasure": columns.fmeasure[m]},
+                                  resamples=resamples or None, confidence=confidence, seed=seed, label=m)
         ci = entry.get("ci", {})
         # resamples=0: means only, no interval (None, not a zero-width interval)
         summary[m] = {stat: {"mean": entry[stat], "ci": tuple(ci[stat]) if stat in ci else None}

@@ -36,8 +36,15 @@ def summarize(scores: Sequence[Score], *, resamples: int | None = None, confiden
         "precision": [s.precision for s in scores],
         "fmeasure": [s.fmeasure for s in scores],
     }
+    return summarize_columns(columns, resamples=resamples, confidence=confidence, seed=seed, label=label)
+
+
+def summarize_columns(columns: Mapping[str, Sequence[float]], *, resamples: int | None = None,
+                      confidence: float = 0.95, seed: int = 0, label: str = "") -> dict[str, Any]:
+    """:func:`summarize` of the tasks' ``recall``, ``precision`` and ``fmeasure``
+    given as columns (lists, or ``array('d')`` as a streamed corpus keeps them)."""
     entry: dict[str, Any] = {name: mean(values) for name, values in columns.items()}
-    entry["tasks"] = len(scores)
+    entry["tasks"] = len(columns["recall"])
     if resamples:
         entry["ci"] = {
             name: list(bootstrap_interval(values, resamples, confidence,
