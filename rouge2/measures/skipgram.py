@@ -8,8 +8,7 @@ unigram of every token that starts a pair, i.e. every token but the last.
 
 from __future__ import annotations
 
-from rouge2.kernels import clipped_hits
-from rouge2.kernels.python import skip_bigram_counts
+from rouge2.kernels import clipped_hits, skip_bigram_counts
 from rouge2.measures.base import Measure, PairStats, perl_round5
 
 

@@ -98,17 +98,16 @@ class PairScorer:
         pairs = [(item.candidate, item.references) for item in items]
         for k, (name, sc) in enumerate(self.scorers.items()):
             plan = self.plans[name]
-            res = plan.chunk_stats_empty(pairs, empties=(k == 0)) if plan is not None else None
+            res = plan.chunk(pairs, empties=(k == 0)) if plan is not None else None
             if res is None:
                 for slot, item in zip(per_variant, items):
                     slot[name] = self._score(sc, item)
                 continue
-            stats, ref_starts, flags = res
-            scores, pair_stats = plan.stats_and_scores(stats, ref_starts)
+            scores, pair_stats = plan.scores_and_stats(res)
             for slot, score, st in zip(per_variant, scores, pair_stats):
                 slot[name] = (score, st)
             if k == 0:
-                empties = flags
+                empties = res.empties
         if empties is None:
             return [self._finish(item, pv, None) for item, pv in zip(items, per_variant)]
         return [self._finish(item, pv, e) for item, pv, e in zip(items, per_variant, empties)]

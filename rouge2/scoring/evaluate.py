@@ -20,7 +20,7 @@ from typing import Any
 
 from rouge2.errors import UserError
 from rouge2.measures.base import PairStats
-from rouge2.scoring.batch import batch_plan, per_pair_scores
+from rouge2.scoring.batch import batch_plan, check_threads, per_pair_scores
 from rouge2.scoring.checks import check_text
 from rouge2.scoring.options import Options
 from rouge2.scoring.scorer import DEFAULT_MEASURES, Scorer
@@ -118,13 +118,14 @@ def _references(predictions: list, references: Any) -> list[list[Any]]:
 def evaluate(predictions: Sequence[Any], references: Sequence[Any],
              measures: Sequence[str] = DEFAULT_MEASURES, *, confidence: float = 0.95,
              resamples: int = 1000, seed: int = 0, options: Options | None = None,
-             **kwargs: Any) -> Evaluation:
+             threads: int = 1, **kwargs: Any) -> Evaluation:
     """Score ``predictions`` against ``references`` and summarise the corpus.
 
     ``references[i]`` is the reference text of ``predictions[i]``, or a list of
     reference texts.  Options are the keywords of :class:`rouge2.Options`
     (``stem=True``, ``sentences="splitter"``, ``multi_reference="best"``, ...).
-    ``resamples=0`` gives means without intervals.
+    ``resamples=0`` gives means without intervals; ``threads`` scores that
+    many chunks of pairs at a time (the same numbers).
     """
     if isinstance(predictions, str):
         raise TypeError("predictions must be a list of texts, not one text")
@@ -138,6 +139,7 @@ def evaluate(predictions: Sequence[Any], references: Sequence[Any],
         raise UserError(f"confidence must be between 0 and 1 (e.g. 0.95), got {confidence!r}")
     if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 0:
         raise UserError(f"resamples must be a whole number >= 0, got {resamples!r}")
+    threads = check_threads(threads)
     scorer = Scorer(measures, options=options, **kwargs)
     o = scorer.options
     if scorer.tagger is not None:
@@ -146,7 +148,7 @@ def evaluate(predictions: Sequence[Any], references: Sequence[Any],
     all_stats: list[dict[str, list[PairStats]]] = []
     plan = batch_plan(scorer, measures)
     pairs = list(zip(preds, refs))
-    parts = plan.iter_stats(pairs) if plan is not None else [per_pair_scores(scorer, pairs)]
+    parts = plan.iter_stats(pairs, threads=threads) if plan is not None else [per_pair_scores(scorer, pairs)]
     for scores, stats in parts:
         per_summary.extend(scores)
         all_stats.extend(stats)
