@@ -96,9 +96,9 @@ wt_free(WordTable *t)
 }
 
 static int
-wt_grow(WordTable *t)
+wt_resize(WordTable *t, Py_ssize_t size)
 {
-    Py_ssize_t size = t->size ? t->size * 2 : 1 << 12, i;
+    Py_ssize_t i;
     WSlot *fresh = (WSlot *)PyMem_RawMalloc((size_t)size * sizeof(WSlot));
     if (fresh == NULL)
         return -1;
@@ -118,37 +118,28 @@ wt_grow(WordTable *t)
     return 0;
 }
 
+static int
+wt_grow(WordTable *t)
+{
+    return wt_resize(t, t->size ? t->size * 2 : 1 << 12);
+}
+
 /* FNV-1a of a word's bytes, mixed: the hash every word table uses. */
 static inline uint64_t
 word_hash(const char *p, Py_ssize_t n)
 {
-    uint64_t h = 0xCBF29CE484222325ULL;
+    uint64_t h = 0xCBF29CE484222325ULL; /* FNV_OFFSET */
     Py_ssize_t k;
     for (k = 0; k < n; k++)
-        h = (h ^ (unsigned char)p[k]) * 0x100000001B3ULL;
+        h = (h ^ (unsigned char)p[k]) * 0x100000001B3ULL; /* FNV_PRIME */
     return mix64(h);
 }
 
-/* The id of word p[0:n] (hash h from word_hash), adding it if new;
-   -A_NOMEM or -A_TOO_MANY on failure. */
+/* Add word p[0:n] (hash h) at slot s, known to be free; its id, or
+   -A_NOMEM / -A_TOO_MANY. */
 static int32_t
-wt_intern(WordTable *t, const char *p, Py_ssize_t n, uint64_t h)
+wt_add(WordTable *t, Py_ssize_t s, const char *p, Py_ssize_t n, uint64_t h)
 {
-    Py_ssize_t s;
-    if (2 * (t->count + 1) > t->size && wt_grow(t) < 0)
-        return -A_NOMEM;
-    s = (Py_ssize_t)(h & (uint64_t)(t->size - 1));
-    for (;;) {
-        WSlot *e = &t->slots[s];
-        if (e->id < 0)
-            break;
-        if (e->hash == h) {
-            Py_ssize_t off = t->offs[e->id], len = t->offs[e->id + 1] - off;
-            if (len == n && memcmp(t->arena + off, p, (size_t)n) == 0)
-                return e->id;
-        }
-        s = (s + 1) & (t->size - 1);
-    }
     if (t->count >= MAX_WORDS)
         return -A_TOO_MANY;
     if (raw_reserve((void **)&t->arena, &t->acap, t->alen + n, 1, 1 << 14) < 0 ||
@@ -164,6 +155,35 @@ wt_intern(WordTable *t, const char *p, Py_ssize_t n, uint64_t h)
     t->slots[s].hash = h;
     t->slots[s].id = (int32_t)t->count;
     return (int32_t)t->count++;
+}
+
+/* The id of word p[0:n] (hash h from word_hash), adding it if new;
+   -A_NOMEM or -A_TOO_MANY on failure. */
+static inline int32_t
+wt_intern(WordTable *t, const char *p, Py_ssize_t n, uint64_t h)
+{
+    Py_ssize_t s, mask;
+    if (2 * (t->count + 1) > t->size && wt_grow(t) < 0)
+        return -A_NOMEM;
+    mask = t->size - 1;
+    s = (Py_ssize_t)(h & (uint64_t)mask);
+    for (;;) {
+        const WSlot *e = &t->slots[s];
+        if (e->id < 0)
+            return wt_add(t, s, p, n, h);
+        if (e->hash == h) {
+            const Py_ssize_t *o = t->offs + e->id;
+            if (o[1] - o[0] == n) {
+                const char *q = t->arena + o[0];
+                Py_ssize_t k = 0;
+                while (k < n && q[k] == p[k])
+                    k++;
+                if (k == n)
+                    return e->id;
+            }
+        }
+        s = (s + 1) & mask;
+    }
 }
 
 /* The process-wide raw vocabulary and its lock. */
@@ -340,48 +360,66 @@ close_sentence(AState *st, Py_ssize_t start)
 /* byte -> lowercased ASCII letter or digit, 0 for a separator */
 static unsigned char WORD_TABLE[256];
 
+/* Append the (local) id of the word being built (st->word[0:n], hash h
+   before mixing); room for it in st->ids is reserved by the caller. */
+static inline int
+push_built(AState *st, Py_ssize_t n, uint64_t h)
+{
+    int32_t id = wt_intern(&st->local, st->word, n, mix64(h));
+    if (id < 0)
+        return fail(st, -id);
+    st->ids[st->nids++] = id;
+    return 0;
+}
+
+#define FNV_OFFSET 0xCBF29CE484222325ULL
+#define FNV_PRIME 0x100000001B3ULL
+
 /* ROUGE-1.5.5's tokens of characters [a, b): runs of ASCII letters and
-   digits, lowercased; every other character separates them. */
+   digits, lowercased; every other character separates them.  One pass:
+   each word is lowercased, copied and hashed as it is read. */
 static int
 emit_c(AState *st, const UText *u, Py_ssize_t a, Py_ssize_t b)
 {
     const unsigned char *table = WORD_TABLE;
+    /* at most one token per two characters, a word at most b - a bytes */
+    if (raw_reserve((void **)&st->ids, &st->idcap, st->nids + (b - a + 1) / 2 + 1, sizeof(int32_t),
+                    1 << 12) < 0 ||
+        raw_reserve((void **)&st->word, &st->wcap, b - a + 1, 1, 64) < 0)
+        return fail(st, A_NOMEM);
     if (u->kind == PyUnicode_1BYTE_KIND) {
         const Py_UCS1 *d = (const Py_UCS1 *)u->data, *q = d + a, *end = d + b;
+        char *w = st->word;
         while (q < end) {
-            const Py_UCS1 *w;
-            Py_ssize_t n, k;
+            Py_ssize_t n = 0;
+            uint64_t h = FNV_OFFSET;
             while (q < end && !table[*q])
                 q++;
-            if (q == end)
-                break;
-            w = q;
-            while (q < end && table[*q])
-                q++;
-            n = q - w;
-            if (n > st->wcap && raw_reserve((void **)&st->word, &st->wcap, n, 1, 64) < 0)
-                return fail(st, A_NOMEM);
-            for (k = 0; k < n; k++)
-                st->word[k] = (char)table[w[k]];
-            if (push_word(st, st->word, n) < 0)
+            while (q < end && table[*q]) {
+                unsigned char c = table[*q++];
+                w[n++] = (char)c;
+                h = (h ^ c) * FNV_PRIME;
+            }
+            if (n && push_built(st, n, h) < 0)
                 return -1;
         }
         return 0;
     }
     {
-        Py_ssize_t i = a, n = 0;
-        for (; i <= b; i++) {
+        Py_ssize_t i, n = 0;
+        uint64_t h = FNV_OFFSET;
+        for (i = a; i <= b; i++) {
             Py_UCS4 ch = i < b ? UC(u, i) : 0;
             unsigned char c = ch < 128 ? table[ch] : 0;
             if (c) {
-                if (n == st->wcap && raw_reserve((void **)&st->word, &st->wcap, n + 1, 1, 64) < 0)
-                    return fail(st, A_NOMEM);
                 st->word[n++] = (char)c;
+                h = (h ^ c) * FNV_PRIME;
             }
             else if (n) {
-                if (push_word(st, st->word, n) < 0)
+                if (push_built(st, n, h) < 0)
                     return -1;
                 n = 0;
+                h = FNV_OFFSET;
             }
         }
     }
@@ -1081,14 +1119,34 @@ globalize(AState *st, Py_ssize_t *nwords)
     return 0;
 }
 
+/* Room for the tokens and words of ``chars`` characters of text, guessed
+   (about one token per six characters) so that few buffers grow. */
+static int
+astate_presize(AState *st, Py_ssize_t chars)
+{
+    Py_ssize_t tokens = chars / 6 + 64, words = tokens / 8 + 64, size = 1 << 12;
+    while (size < 2 * words && size < (1 << 18))
+        size <<= 1;
+    if (raw_reserve((void **)&st->ids, &st->idcap, tokens, sizeof(int32_t), 1 << 12) < 0 ||
+        raw_reserve((void **)&st->bounds, &st->bcap, tokens / 8 + 16, sizeof(int64_t), 1 << 10) < 0)
+        return fail(st, A_NOMEM);
+    if (st->local.size < size && wt_resize(&st->local, size) < 0)
+        return fail(st, A_NOMEM);
+    return 0;
+}
+
 /* Analyse the distinct texts: first (GIL released) those C tokenizes,
    then (GIL held) those the Python tokenizer takes. */
 static int
 analyze_distinct(AState *st, const ASpec *sp, const UText *occ, const Py_ssize_t *distinct,
                  Py_ssize_t nd, int64_t *spans)
 {
-    Py_ssize_t t;
+    Py_ssize_t t, chars = 0;
     int pass;
+    for (t = 0; t < nd; t++)
+        chars += occ[distinct[t]].len;
+    if (astate_presize(st, chars) < 0)
+        return -1;
     for (pass = 0; pass < 2 && !st->err; pass++) {
         if (pass == 0) {
             Py_BEGIN_ALLOW_THREADS

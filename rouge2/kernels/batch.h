@@ -3,7 +3,7 @@
  * scored in one call, from the packed ids analyze.h produces, with the GIL
  * released.
  *
- * Included by _speedups.c (uses count_hits, lcs_step, KeySlot, mix64) after
+ * Included by _speedups.c (uses lcs_step, KeySlot, mix64, HIGHBIT64) after
  * analyze.h (raw_reserve, the A_* codes).  The pure-Python definition is
  * rouge2/kernels/python.py score_pairs; tests/test_batch.py checks both
  * against each other and against the per-pair Scorer path.
@@ -46,6 +46,9 @@ typedef struct {
     double weight; /* ROUGE-W */
 } MSpec;
 
+/* Token ids inside the kernels: raw ids or final ids, both below 2**31. */
+typedef uint32_t tok_t;
+
 typedef struct {
     const int32_t *ids;
     Py_ssize_t nids;
@@ -55,18 +58,22 @@ typedef struct {
     Py_ssize_t ntexts;
     const int32_t *remap;
     Py_ssize_t nremap;
+    tok_t maxid; /* every token id the texts load is at most this */
 } Packed;
 
 /* One text in final ids: the flat tokens, and the sentences (their own
-   tokens under a byte limit, else the flat tokens cut at sentence ends). */
+   tokens under a byte limit, else the flat tokens cut at sentence ends).
+   Without a remap the tokens are the packed ids themselves (no copy). */
 typedef struct {
-    uint64_t *tok;
-    Py_ssize_t ntok, cap;
-    uint64_t *stok;
-    Py_ssize_t nstok, scap;
+    const tok_t *tok;
+    Py_ssize_t ntok;
+    const tok_t *stok;
+    Py_ssize_t nstok;
+    tok_t *own, *sown; /* buffers for remapped tokens */
+    Py_ssize_t cap, scap;
     Py_ssize_t *send; /* end of each non-empty sentence in the sentence tokens */
     Py_ssize_t nsent, sendcap;
-    uint64_t maxid; /* over both */
+    tok_t maxid;
     int alias;
 } Text;
 
@@ -76,33 +83,43 @@ typedef struct {
 static void
 text_free(Text *t)
 {
-    PyMem_RawFree(t->tok);
-    PyMem_RawFree(t->stok);
+    PyMem_RawFree(t->own);
+    PyMem_RawFree(t->sown);
     PyMem_RawFree(t->send);
 }
 
-/* Append ids[a:b] (remapped; dropped words left out) to *buf. */
+/* The largest id the packed texts hold after the remap (A_INDEX for an
+   id outside the remap or negative): sizes the id-indexed arrays once. */
 static int
-load_ids(const Packed *pk, int64_t a, int64_t b, uint64_t **buf, Py_ssize_t *n, Py_ssize_t *cap,
-         uint64_t *maxid)
+packed_bound(Packed *pk)
+{
+    Py_ssize_t k;
+    int32_t top = 0;
+    for (k = 0; k < pk->nids; k++) {
+        int32_t id = pk->ids[k];
+        if (id < 0 || (pk->remap != NULL && id >= pk->nremap))
+            return A_INDEX;
+        if (pk->remap == NULL && id > top)
+            top = id;
+    }
+    for (k = 0; pk->remap != NULL && k < pk->nremap; k++)
+        if (pk->remap[k] > top)
+            top = pk->remap[k];
+    pk->maxid = (tok_t)top;
+    return A_OK;
+}
+
+/* Append ids[a:b], remapped (dropped words left out), to *buf. */
+static int
+load_remapped(const Packed *pk, int64_t a, int64_t b, tok_t **buf, Py_ssize_t *n, Py_ssize_t *cap)
 {
     int64_t k;
-    if (a < 0 || b < a || b > pk->nids)
-        return A_INDEX;
-    if (raw_reserve((void **)buf, cap, *n + (Py_ssize_t)(b - a), sizeof(uint64_t), 256) < 0)
+    if (raw_reserve((void **)buf, cap, *n + (Py_ssize_t)(b - a), sizeof(tok_t), 256) < 0)
         return A_NOMEM;
     for (k = a; k < b; k++) {
-        int32_t id = pk->ids[k];
-        if (pk->remap != NULL) {
-            if (id < 0 || id >= pk->nremap)
-                return A_INDEX;
-            id = pk->remap[id];
-            if (id < 0)
-                continue; /* a stopword */
-        }
-        if ((uint64_t)(uint32_t)id > *maxid)
-            *maxid = (uint64_t)(uint32_t)id;
-        (*buf)[(*n)++] = (uint64_t)(uint32_t)id;
+        int32_t id = pk->remap[pk->ids[k]];
+        if (id >= 0)
+            (*buf)[(*n)++] = (tok_t)id;
     }
     return A_OK;
 }
@@ -116,42 +133,68 @@ push_send(Text *t, Py_ssize_t end)
     return A_OK;
 }
 
+/* Text t's sentences [s0, s1): their ends, relative to ``base`` (no
+   remap: straight from the bounds) or loaded through the remap into
+   *buf. */
+static int
+load_sentences(const Packed *pk, Text *out, int64_t s0, int64_t s1, int64_t base, tok_t **buf,
+               Py_ssize_t *n, Py_ssize_t *cap)
+{
+    int64_t s;
+    int rc = A_OK;
+    for (s = s0; s < s1 && rc == A_OK; s++) {
+        int64_t a = pk->bounds[2 * s], b = pk->bounds[2 * s + 1];
+        Py_ssize_t before;
+        if (a < 0 || b < a || b > pk->nids)
+            return A_INDEX;
+        if (pk->remap == NULL) {
+            rc = push_send(out, (Py_ssize_t)(b - base));
+            continue;
+        }
+        before = *n;
+        rc = load_remapped(pk, a, b, buf, n, cap);
+        if (rc == A_OK && *n > before)
+            rc = push_send(out, *n);
+    }
+    return rc;
+}
+
 static int
 text_load(const Packed *pk, Py_ssize_t t, Text *out)
 {
     const int64_t *sp;
-    int64_t s;
+    int64_t f0, f1, s0, s1;
     int rc;
     if (t < 0 || t >= pk->ntexts)
         return A_INDEX;
     sp = pk->spans + 4 * t;
-    if (sp[0] < 0 || sp[1] < sp[0] || sp[1] > pk->nsent)
+    s0 = sp[0], s1 = sp[1], f0 = sp[2], f1 = sp[3];
+    if (s0 < 0 || s1 < s0 || s1 > pk->nsent || f0 < 0 || f1 < f0 || f1 > pk->nids)
         return A_INDEX;
-    out->ntok = out->nstok = out->nsent = 0;
-    out->maxid = 0;
+    out->nsent = 0;
+    out->maxid = pk->maxid;
     /* aliased: the sentences lie inside the flat range */
-    out->alias = sp[0] == sp[1] ||
-                 (pk->bounds[2 * sp[0]] >= sp[2] && pk->bounds[2 * (sp[1] - 1) + 1] <= sp[3]);
+    out->alias = s0 == s1 || (pk->bounds[2 * s0] >= f0 && pk->bounds[2 * (s1 - 1) + 1] <= f1);
+    if (pk->remap == NULL) {
+        out->tok = (const tok_t *)pk->ids + f0;
+        out->ntok = (Py_ssize_t)(f1 - f0);
+        if (out->alias)
+            return load_sentences(pk, out, s0, s1, f0, NULL, NULL, NULL);
+        out->stok = (const tok_t *)pk->ids + pk->bounds[2 * s0];
+        out->nstok = (Py_ssize_t)(pk->bounds[2 * (s1 - 1) + 1] - pk->bounds[2 * s0]);
+        return load_sentences(pk, out, s0, s1, pk->bounds[2 * s0], NULL, NULL, NULL);
+    }
+    out->ntok = out->nstok = 0;
     if (out->alias) {
-        for (s = sp[0]; s < sp[1]; s++) {
-            Py_ssize_t before = out->ntok;
-            rc = load_ids(pk, pk->bounds[2 * s], pk->bounds[2 * s + 1], &out->tok, &out->ntok,
-                          &out->cap, &out->maxid);
-            if (rc)
-                return rc;
-            if (out->ntok > before && (rc = push_send(out, out->ntok)) != A_OK)
-                return rc;
-        }
-        return A_OK;
+        rc = load_sentences(pk, out, s0, s1, 0, &out->own, &out->ntok, &out->cap);
+        out->tok = out->own;
+        return rc;
     }
-    rc = load_ids(pk, sp[2], sp[3], &out->tok, &out->ntok, &out->cap, &out->maxid);
-    for (s = sp[0]; s < sp[1] && rc == A_OK; s++) {
-        Py_ssize_t before = out->nstok;
-        rc = load_ids(pk, pk->bounds[2 * s], pk->bounds[2 * s + 1], &out->stok, &out->nstok,
-                      &out->scap, &out->maxid);
-        if (rc == A_OK && out->nstok > before)
-            rc = push_send(out, out->nstok);
-    }
+    rc = load_remapped(pk, f0, f1, &out->own, &out->ntok, &out->cap);
+    out->tok = out->own;
+    if (rc == A_OK)
+        rc = load_sentences(pk, out, s0, s1, 0, &out->sown, &out->nstok, &out->scap);
+    out->stok = out->sown;
     return rc;
 }
 
@@ -177,6 +220,9 @@ typedef struct {
     CountSlot *cslots; /* key counts, valid where stamp == cstamp */
     Py_ssize_t ncslots;
     uint32_t cstamp;
+    struct SeqSlot *seq; /* n-gram counts (n >= 3), valid where stamp == seqstamp */
+    Py_ssize_t nseq;
+    uint32_t seqstamp;
     /* the summary-level LCS */
     Py_ssize_t *pos, *dstart, *ilist;
     Py_ssize_t poscap, dcap, icap;
@@ -186,7 +232,7 @@ typedef struct {
     Py_ssize_t pbcap, mcap, colcap, uncap;
     unsigned char *gap;
     Py_ssize_t gapcap;
-    uint64_t *dids;
+    tok_t *dids;
     Py_ssize_t didcap;
 } Scratch;
 
@@ -195,7 +241,7 @@ scratch_free(Scratch *sc)
 {
     void *all[] = {sc->cnt_ref, sc->cnt_cand, sc->rowmap, sc->cidx, sc->u64, sc->dbl, sc->bytes,
                    sc->cslots, sc->pos, sc->dstart, sc->ilist, sc->sent_of, sc->mrow, sc->pbits,
-                   sc->masks, sc->cols, sc->un, sc->gap, sc->dids};
+                   sc->masks, sc->cols, sc->un, sc->gap, sc->dids, sc->seq};
     size_t k;
     for (k = 0; k < sizeof(all) / sizeof(all[0]); k++)
         PyMem_RawFree(all[k]);
@@ -211,7 +257,7 @@ scratch_get(void **p, Py_ssize_t *cap, Py_ssize_t n, size_t item)
 
 /* The id-indexed arrays, covering ids up to maxid (zeroed when grown). */
 static int
-scratch_counts(Scratch *sc, uint64_t maxid)
+scratch_counts(Scratch *sc, tok_t maxid)
 {
     Py_ssize_t need = (Py_ssize_t)maxid + 1;
     if (need > sc->ncnt) {
@@ -315,7 +361,7 @@ unigram_hits(Scratch *sc, const Text *c, const Text *r, double *hit)
     for (i = 0; i < c->ntok; i++)
         cnt[c->tok[i]]++;
     for (i = 0; i < r->ntok; i++) {
-        uint64_t t = r->tok[i];
+        tok_t t = r->tok[i];
         if (cnt[t] > 0) {
             cnt[t]--;
             h++;
@@ -336,10 +382,94 @@ bigram_hits(Scratch *sc, const Text *c, const Text *r, double *hit)
     if (k == NULL)
         return A_NOMEM;
     for (i = 0; i < nc; i++)
-        k[i] = (c->tok[i] << 32) | c->tok[i + 1];
+        k[i] = ((uint64_t)c->tok[i] << 32) | c->tok[i + 1];
     for (i = 0; i < nr; i++)
-        k[nc + i] = (r->tok[i] << 32) | r->tok[i + 1];
+        k[nc + i] = ((uint64_t)r->tok[i] << 32) | r->tok[i + 1];
     return key_hits(sc, k, nc, k + nc, nr, hit);
+}
+
+/* Clipped hits of the n-grams (n >= 3) starting at c[0 .. nc-1] and
+   r[0 .. nr-1]: the candidate's n-grams counted by hash in the stamped key
+   table (the key is the n-gram's hash; its first position is kept to
+   compare the n-gram itself), the reference's looked up. */
+typedef struct SeqSlot {
+    uint64_t h;
+    Py_ssize_t start;
+    int32_t count;
+    uint32_t stamp;
+} SeqSlot;
+
+static inline uint64_t
+seq_hash32(const tok_t *p, Py_ssize_t n)
+{
+    uint64_t h = 0x243F6A8885A308D3ULL;
+    Py_ssize_t k;
+    for (k = 0; k < n; k++)
+        h = (h ^ p[k]) * 0x9E3779B97F4A7C15ULL + (h >> 32);
+    return mix64(h);
+}
+
+static int
+seq_hits(Scratch *sc, const tok_t *c, Py_ssize_t nc, const tok_t *r, Py_ssize_t nr, Py_ssize_t n,
+         double *hit)
+{
+    Py_ssize_t size = 16, i, h = 0, mask;
+    SeqSlot *t;
+    while (size < 2 * nc)
+        size <<= 1;
+    if (size > sc->nseq) {
+        SeqSlot *fresh = (SeqSlot *)PyMem_RawCalloc((size_t)size, sizeof(SeqSlot));
+        if (fresh == NULL)
+            return A_NOMEM;
+        PyMem_RawFree(sc->seq);
+        sc->seq = fresh;
+        sc->nseq = size;
+        sc->seqstamp = 0;
+    }
+    if (++sc->seqstamp == 0) {
+        memset(sc->seq, 0, (size_t)sc->nseq * sizeof(SeqSlot));
+        sc->seqstamp = 1;
+    }
+    t = sc->seq;
+    mask = size - 1;
+    for (i = 0; i < nc; i++) {
+        uint64_t hv = seq_hash32(c + i, n);
+        Py_ssize_t s = (Py_ssize_t)(hv & (uint64_t)mask);
+        for (;;) {
+            SeqSlot *e = &t[s];
+            if (e->stamp != sc->seqstamp) {
+                e->stamp = sc->seqstamp;
+                e->h = hv;
+                e->start = i;
+                e->count = 1;
+                break;
+            }
+            if (e->h == hv && memcmp(c + e->start, c + i, (size_t)n * sizeof(tok_t)) == 0) {
+                e->count++;
+                break;
+            }
+            s = (s + 1) & mask;
+        }
+    }
+    for (i = 0; i < nr; i++) {
+        uint64_t hv = seq_hash32(r + i, n);
+        Py_ssize_t s = (Py_ssize_t)(hv & (uint64_t)mask);
+        for (;;) {
+            SeqSlot *e = &t[s];
+            if (e->stamp != sc->seqstamp)
+                break;
+            if (e->h == hv && memcmp(c + e->start, r + i, (size_t)n * sizeof(tok_t)) == 0) {
+                if (e->count > 0) {
+                    e->count--;
+                    h++;
+                }
+                break;
+            }
+            s = (s + 1) & mask;
+        }
+    }
+    *hit = (double)h;
+    return A_OK;
 }
 
 static int
@@ -356,14 +486,7 @@ ngram_stats(Scratch *sc, const Text *ct, const Text *rt, Py_ssize_t n, double *d
             rc = bigram_hits(sc, ct, rt, &d[0]);
         }
         else {
-            IdArray ca, ra;
-            int nomem = 0;
-            ca.data = ct->tok;
-            ca.len = ct->ntok;
-            ra.data = rt->tok;
-            ra.len = rt->ntok;
-            d[0] = (double)count_hits(&ca, &ra, n, &nomem);
-            rc = nomem ? A_NOMEM : A_OK;
+            rc = seq_hits(sc, ct->tok, c_total, rt->tok, r_total, n, &d[0]);
         }
     }
     d[1] = (double)(r_total > 0 ? r_total : 0);
@@ -379,8 +502,8 @@ ngram_stats(Scratch *sc, const Text *ct, const Text *rt, Py_ssize_t n, double *d
    id's position mask found through the id-indexed rowmap (zero between
    uses: row + 1 per id of a) instead of a hash table. */
 static int
-lcs_len_ids(Scratch *sc, const uint64_t *a, Py_ssize_t m, const uint64_t *b, Py_ssize_t nb,
-            uint64_t maxid, double *out)
+lcs_len_ids(Scratch *sc, const tok_t *a, Py_ssize_t m, const tok_t *b, Py_ssize_t nb,
+            tok_t maxid, double *out)
 {
     Py_ssize_t words = (m + 63) / 64, i, j, w, rows = 0, result;
     uint64_t top = (m % 64) ? ((UINT64_C(1) << (m % 64)) - 1) : ~UINT64_C(0);
@@ -400,7 +523,10 @@ lcs_len_ids(Scratch *sc, const uint64_t *a, Py_ssize_t m, const uint64_t *b, Py_
         int32_t r = rowmap[a[i]];
         if (r == 0) {
             r = rowmap[a[i]] = (int32_t)++rows;
-            memset(masks + (r - 1) * words, 0, (size_t)words * sizeof(uint64_t));
+            if (words == 1)
+                masks[r - 1] = 0;
+            else
+                memset(masks + (r - 1) * words, 0, (size_t)words * sizeof(uint64_t));
         }
         masks[(r - 1) * words + i / 64] |= UINT64_C(1) << (i % 64);
     }
@@ -462,7 +588,7 @@ clear_pair_counts(Scratch *sc, const Text *c, const Text *r)
    sentence on the candidate positions whose word occurs in it: the
    candidate's sentence tokens are indexed by word once per pair. */
 typedef struct {
-    const uint64_t *tok; /* the candidate's sentence tokens */
+    const tok_t *tok; /* the candidate's sentence tokens */
     Py_ssize_t n;
     Py_ssize_t ndense; /* distinct words; their ids in sc->dids */
 } CandIndex;
@@ -470,12 +596,12 @@ typedef struct {
 static int
 cand_index(Scratch *sc, const Text *c, CandIndex *ci)
 {
-    const uint64_t *tok = STOK(c);
+    const tok_t *tok = STOK(c);
     Py_ssize_t n = NSTOK(c), j, q, nd = 0;
     Py_ssize_t *cur;
     ci->tok = tok;
     ci->n = n;
-    if (!scratch_get((void **)&sc->dids, &sc->didcap, n + 1, sizeof(uint64_t)) ||
+    if (!scratch_get((void **)&sc->dids, &sc->didcap, n + 1, sizeof(tok_t)) ||
         !scratch_get((void **)&sc->dstart, &sc->dcap, 2 * (n + 1), sizeof(Py_ssize_t)) ||
         !scratch_get((void **)&sc->pos, &sc->poscap, n + 1, sizeof(Py_ssize_t)) ||
         !scratch_get((void **)&sc->sent_of, &sc->socap, n + 1, sizeof(int32_t)) ||
@@ -601,7 +727,7 @@ union_sentence(Scratch *sc, const CandIndex *ci, const Text *c, Py_ssize_t q, co
 /* The union-LCS marks of one reference sentence against every candidate
    sentence, into un (zeroed here). */
 static int
-union_marks(Scratch *sc, const CandIndex *ci, const Text *c, const uint64_t *sent, Py_ssize_t m,
+union_marks(Scratch *sc, const CandIndex *ci, const Text *c, const tok_t *sent, Py_ssize_t m,
             uint64_t *un)
 {
     Py_ssize_t words = (m + 63) / 64, i, rows = 0, wlo = -1, whi = -1, w, nP = 0;
@@ -654,7 +780,7 @@ static int
 lcs_hit(Scratch *sc, const Text *c, const Text *r, double *hit)
 {
     Py_ssize_t k, i, h = 0, rs0 = 0;
-    const uint64_t *rtok = STOK(r);
+    const tok_t *rtok = STOK(r);
     CandIndex ci;
     int rc;
     *hit = 0.0;
@@ -667,7 +793,7 @@ lcs_hit(Scratch *sc, const Text *c, const Text *r, double *hit)
     count_pair(sc, c, r);
     for (k = 0; k < r->nsent && rc == A_OK; k++) {
         Py_ssize_t re = r->send[k], m = re - rs0;
-        const uint64_t *sent = rtok + rs0;
+        const tok_t *sent = rtok + rs0;
         if (!scratch_get((void **)&sc->un, &sc->uncap, m / 64 + 1, sizeof(uint64_t))) {
             rc = A_NOMEM;
             break;
@@ -676,7 +802,7 @@ lcs_hit(Scratch *sc, const Text *c, const Text *r, double *hit)
             break;
         for (i = 0; i < m && ci.n; i++) {
             if ((sc->un[i / 64] >> (i % 64)) & 1) {
-                uint64_t tok = sent[i];
+                tok_t tok = sent[i];
                 if (sc->cnt_ref[tok] > 0 && sc->cnt_cand[tok] > 0) {
                     h++;
                     sc->cnt_ref[tok]--;
@@ -695,7 +821,7 @@ lcs_hit(Scratch *sc, const Text *c, const Text *r, double *hit)
 /* The script's weighted-LCS table and traceback for one sentence pair
    (rouge2.kernels.python.wlcs_marks). */
 static int
-wlcs_marks(Scratch *sc, const uint64_t *model, Py_ssize_t m, const uint64_t *peer, Py_ssize_t n,
+wlcs_marks(Scratch *sc, const tok_t *model, Py_ssize_t m, const tok_t *peer, Py_ssize_t n,
            double w, unsigned char *hit_mask)
 {
     double *prev_c, *cur_c;
@@ -716,7 +842,7 @@ wlcs_marks(Scratch *sc, const uint64_t *model, Py_ssize_t m, const uint64_t *pee
         prev_l[j] = 0;
     }
     for (i = 1; i <= m; i++) {
-        uint64_t tok = model[i - 1];
+        tok_t tok = model[i - 1];
         unsigned char *moves = back + (i - 1) * (n + 1);
         cur_c[0] = 0.0;
         cur_l[0] = 0;
@@ -774,7 +900,7 @@ wlcs_raw(Scratch *sc, const Text *c, const Text *r, double w, double *hit_out, d
 {
     Py_ssize_t k, rs0 = 0;
     double hit = 0.0, base = 0.0;
-    const uint64_t *rtok = STOK(r), *ctok = STOK(c);
+    const tok_t *rtok = STOK(r), *ctok = STOK(c);
     unsigned char *mask;
     int rc = scratch_counts(sc, PAIR_MAXID(c, r));
     if (rc)
@@ -785,7 +911,7 @@ wlcs_raw(Scratch *sc, const Text *c, const Text *r, double w, double *hit_out, d
     count_pair(sc, c, r);
     for (k = 0; k < r->nsent && rc == A_OK; k++) {
         Py_ssize_t re = r->send[k], m = re - rs0, cs0 = 0, q, j, run = 0;
-        const uint64_t *sent = rtok + rs0;
+        const tok_t *sent = rtok + rs0;
         base += pow((double)m, w);
         memset(mask, 0, (size_t)m);
         for (q = 0; q < c->nsent && rc == A_OK; q++) {
@@ -795,7 +921,7 @@ wlcs_raw(Scratch *sc, const Text *c, const Text *r, double w, double *hit_out, d
         }
         for (j = 0; j < m; j++) {
             if (mask[j]) {
-                uint64_t tok = sent[j];
+                tok_t tok = sent[j];
                 if (sc->cnt_ref[tok] > 0 && sc->cnt_cand[tok] > 0) {
                     run++;
                     if (j + 1 == m || !mask[j + 1]) {
@@ -945,7 +1071,7 @@ fail:
 
 /* The counting loop, without the GIL. */
 static int
-score_loop(const Packed *pk, const MSpec *specs, Py_ssize_t M, const int32_t *cands,
+score_loop(Packed *pk, const MSpec *specs, Py_ssize_t M, const int32_t *cands,
            Py_ssize_t npairs, const int64_t *rstarts, const int32_t *refs, Py_ssize_t nrefs,
            double *o)
 {
@@ -956,6 +1082,9 @@ score_loop(const Packed *pk, const MSpec *specs, Py_ssize_t M, const int32_t *ca
     memset(&ct, 0, sizeof(ct));
     memset(&rt, 0, sizeof(rt));
     memset(&sc, 0, sizeof(sc));
+    rc = packed_bound(pk);
+    if (rc == A_OK)
+        rc = scratch_counts(&sc, pk->maxid);
     for (p = 0; p < npairs && rc == A_OK; p++) {
         Py_ssize_t e;
         rc = text_load(pk, cands[p], &ct);
@@ -1066,7 +1195,7 @@ typedef struct {
 } DenseMap;
 
 static int
-dense_id(DenseMap *dm, uint64_t key, uint64_t *out)
+dense_id(DenseMap *dm, uint64_t key, tok_t *out)
 {
     Py_ssize_t s;
     if (2 * (dm->count + 1) > dm->size) {
@@ -1095,21 +1224,20 @@ dense_id(DenseMap *dm, uint64_t key, uint64_t *out)
         dm->slots[s].key = key;
         dm->slots[s].index = dm->count++;
     }
-    *out = (uint64_t)dm->slots[s].index;
+    *out = (tok_t)dm->slots[s].index;
     return A_OK;
 }
 
 /* Append the ids of a Python sequence, renumbered; -1 with an exception. */
 static int
-pyids_append(PyObject *obj, DenseMap *dm, uint64_t **buf, Py_ssize_t *n, Py_ssize_t *cap,
-             uint64_t *maxid)
+pyids_append(PyObject *obj, DenseMap *dm, tok_t **buf, Py_ssize_t *n, Py_ssize_t *cap, tok_t *maxid)
 {
     PyObject *seq = PySequence_Fast(obj, "token ids must be a sequence of ints");
     Py_ssize_t i, len;
     if (seq == NULL)
         return -1;
     len = PySequence_Fast_GET_SIZE(seq);
-    if (raw_reserve((void **)buf, cap, *n + len, sizeof(uint64_t), 64) < 0) {
+    if (raw_reserve((void **)buf, cap, *n + len, sizeof(tok_t), 64) < 0) {
         Py_DECREF(seq);
         PyErr_NoMemory();
         return -1;
@@ -1117,7 +1245,7 @@ pyids_append(PyObject *obj, DenseMap *dm, uint64_t **buf, Py_ssize_t *n, Py_ssiz
     for (i = 0; i < len; i++) {
         PyObject *item = PySequence_Fast_ITEMS(seq)[i];
         unsigned long long v;
-        uint64_t d;
+        tok_t d;
         if (!PyLong_Check(item)) {
             PyErr_Format(PyExc_TypeError, "token ids must be ints, not %.100s", Py_TYPE(item)->tp_name);
             break;
@@ -1144,14 +1272,15 @@ pytext_load(PyObject *flat, PyObject *sents, DenseMap *dm, Text *t)
 {
     PyObject *seq;
     Py_ssize_t k;
-    if (pyids_append(flat, dm, &t->tok, &t->ntok, &t->cap, &t->maxid) < 0)
+    if (pyids_append(flat, dm, &t->own, &t->ntok, &t->cap, &t->maxid) < 0)
         return -1;
+    t->tok = t->own;
     seq = PySequence_Fast(sents, "sentences must be a sequence of id sequences");
     if (seq == NULL)
         return -1;
     for (k = 0; k < PySequence_Fast_GET_SIZE(seq); k++) {
         Py_ssize_t before = t->nstok;
-        if (pyids_append(PySequence_Fast_ITEMS(seq)[k], dm, &t->stok, &t->nstok, &t->scap, &t->maxid) < 0 ||
+        if (pyids_append(PySequence_Fast_ITEMS(seq)[k], dm, &t->sown, &t->nstok, &t->scap, &t->maxid) < 0 ||
             (t->nstok > before && push_send(t, t->nstok) != A_OK)) {
             Py_DECREF(seq);
             if (!PyErr_Occurred())
@@ -1160,8 +1289,9 @@ pytext_load(PyObject *flat, PyObject *sents, DenseMap *dm, Text *t)
         }
     }
     Py_DECREF(seq);
+    t->stok = t->sown;
     t->alias = t->nstok == t->ntok &&
-               (t->ntok == 0 || memcmp(t->stok, t->tok, (size_t)t->ntok * sizeof(uint64_t)) == 0);
+               (t->ntok == 0 || memcmp(t->stok, t->tok, (size_t)t->ntok * sizeof(tok_t)) == 0);
     return 0;
 }
 

@@ -121,7 +121,9 @@ typedef struct {
     double alpha;
 } PrfArgs;
 
-/* P and R of measure k over entries e0 .. e1-1 under the mode. */
+/* P and R of measure k over entries e0 .. e1-1 under the mode; -1 (with
+   an exception) only from the "%.5f" key of mode 1 (kind 1), which the
+   caller runs with the GIL held. */
 static int
 combine_entries(const PrfArgs *a, Py_ssize_t k, Py_ssize_t e0, Py_ssize_t e1, double *prec,
                 double *rec)
@@ -225,7 +227,7 @@ prf_many(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     PyObject *out = NULL;
     PrfArgs a;
     double *ws = NULL, *o;
-    int r155, *kinds = NULL;
+    int r155, pure, *kinds = NULL;
     Py_ssize_t M, npairs, p, k;
     const int64_t *rs;
 
@@ -272,25 +274,40 @@ prf_many(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         goto done;
     o = (double *)PyBytes_AS_STRING(out);
     for (p = 0; p < npairs; p++) {
-        Py_ssize_t e0 = (Py_ssize_t)rs[p], e1 = (Py_ssize_t)rs[p + 1];
-        if (e1 <= e0) {
+        if (rs[p + 1] <= rs[p]) {
             PyErr_SetString(PyExc_ValueError, "a pair without references");
             Py_CLEAR(out);
             goto done;
         }
+    }
+    for (k = 0, pure = !r155; k < M; k++)
+        if (a.mode == 1 && kinds[k] == 1)
+            pure = 0; /* "%.5f" keys: Python's formatting */
+    if (pure) { /* plain arithmetic: no Python needed */
+        Py_BEGIN_ALLOW_THREADS
+        for (p = 0; p < npairs; p++)
+            for (k = 0; k < M; k++) {
+                double *d = o + (p * M + k) * 3;
+                combine_entries(&a, k, (Py_ssize_t)rs[p], (Py_ssize_t)rs[p + 1], &d[0], &d[1]);
+                d[2] = fmeasure(d[0], d[1], a.alpha);
+            }
+        Py_END_ALLOW_THREADS
+        goto done;
+    }
+    for (p = 0; p < npairs; p++) {
+        Py_ssize_t e0 = (Py_ssize_t)rs[p], e1 = (Py_ssize_t)rs[p + 1];
         for (k = 0; k < M; k++) {
             double *d = o + (p * M + k) * 3, prec, rec;
             if (combine_entries(&a, k, e0, e1, &prec, &rec) < 0)
                 goto fail;
-            if (r155) {
-                if (round5(prec, &d[0]) < 0 || round5(rec, &d[1]) < 0 ||
-                    round5(fmeasure(d[0], d[1], a.alpha), &d[2]) < 0)
-                    goto fail;
-            }
-            else {
+            if (!r155) {
                 d[0] = prec;
                 d[1] = rec;
                 d[2] = fmeasure(prec, rec, a.alpha);
+            }
+            else if (round5(prec, &d[0]) < 0 || round5(rec, &d[1]) < 0 ||
+                     round5(fmeasure(d[0], d[1], a.alpha), &d[2]) < 0) {
+                goto fail;
             }
         }
     }
