@@ -495,3 +495,21 @@ def test_limits_at_every_cut(sentences, tokenizer):
                 expected.append((flat, [s for s in sents if s]))
             for kern in ([kernels.BATCH, kernels.PY_BATCH] if kernels.HAVE_C else [kernels.PY_BATCH]):
                 assert _streams(kern, scorer, LIMIT_TEXTS) == expected, (kern.name, kind, limit)
+
+
+def test_cli_threads(tmp_path, capsys):
+    """``rouge2 score --threads N`` prints what one thread prints."""
+    from rouge2.cli import main
+
+    refs = tmp_path / "refs.txt"
+    preds = tmp_path / "preds.txt"
+    refs.write_text("".join(f"the cat {i} sat on the mat . it was {i % 7}\n" for i in range(300)))
+    preds.write_text("".join(f"a cat {i % 11} sat on a mat {i}\n" for i in range(300)))
+    out = {}
+    for t in ("1", "2", "0"):
+        assert main(["score", "-r", str(refs), "-i", str(preds), "--json", "--resamples", "50",
+                     "--sentences", "splitter", "--threads", t]) == 0
+        out[t] = capsys.readouterr().out
+    assert out["1"] == out["2"] == out["0"]
+    assert main(["score", "-r", str(refs), "-i", str(preds), "--threads", "-1"]) == 2
+    assert "--threads: expected 0 (one per core) or more" in capsys.readouterr().err

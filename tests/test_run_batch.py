@@ -39,8 +39,9 @@ def _files(folder: Path) -> list[str]:
 
 def _run_both(tmp_path: Path, cfg: Path, monkeypatch, jobs=(1,), batched: bool = True) -> dict:
     """Run ``cfg`` (outputs to tmp_path/out) with the batch path off, then on
-    at each of ``jobs``; assert identical output folders, and that the runs
-    in this process used the batch path when ``batched`` (and C is built)."""
+    at each of ``jobs``, then with ``--threads 3`` (small chunks); assert
+    identical output folders, and that the runs in this process used the
+    batch path when ``batched`` (and C is built)."""
     calls = []
     original = batch.BatchPlan.chunk
 
@@ -50,9 +51,12 @@ def _run_both(tmp_path: Path, cfg: Path, monkeypatch, jobs=(1,), batched: bool =
 
     monkeypatch.setattr(batch.BatchPlan, "chunk", counted)
     folders = {}
-    for label, enabled, j in [("off", False, 1)] + [(f"on{j}", True, j) for j in jobs]:
+    runs = [("off", False, 1, 1)] + [(f"on{j}", True, j, 1) for j in jobs] + [("threads", True, 1, 3)]
+    for label, enabled, j, t in runs:
         monkeypatch.setattr(batch, "ENABLED", enabled)
-        assert main(["run", "-q", "--progress", "off", "--jobs", str(j), str(cfg)]) == 0
+        monkeypatch.setattr(batch, "CHUNK", 4 if t > 1 else batch.CHUNK)  # several chunks in flight
+        monkeypatch.setattr(parallel, "CHUNK", 4 if t > 1 else parallel.CHUNK)
+        assert main(["run", "-q", "--progress", "off", "--jobs", str(j), "--threads", str(t), str(cfg)]) == 0
         folders[label] = tmp_path / label
         shutil.move(tmp_path / "out", folders[label])
     names = _files(folders["off"])

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from rouge2.cli.options import add_threads_flag
 from rouge2.errors import UserError
 
 
@@ -49,6 +50,7 @@ def run_main(argv: list[str]) -> int:
                         help="score and compute the statistics in up to N processes, at most one "
                              "per usable CPU core (results identical to one process; "
                              "0 = one per CPU core; default 1)")
+    add_threads_flag(parser)
     parser.add_argument("--overwrite", action="store_true",
                         help="replace existing output files rouge2 did not write "
                              "(as outputs.overwrite: true)")
@@ -76,7 +78,7 @@ def run_main(argv: list[str]) -> int:
     from rouge2.run.runner import run
 
     progress = {"auto": None, "on": True, "off": False}[args.progress]
-    run(cfg, progress=progress, jobs=args.jobs, overwrite=args.overwrite)
+    run(cfg, progress=progress, jobs=args.jobs, overwrite=args.overwrite, threads=args.threads)
     return 0
 
 

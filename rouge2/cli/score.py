@@ -151,7 +151,7 @@ def corpus_main(args) -> int:
     systems, refs = _read_corpus(args)
     kw = option_values(args)
     results = {name: evaluate(preds, refs, args.measures, confidence=args.confidence,
-                              resamples=args.resamples, seed=args.seed, **kw)
+                              resamples=args.resamples, seed=args.seed, threads=args.threads, **kw)
                for name, preds in systems.items()}
     names = list(results)
     first = results[names[0]]
@@ -222,7 +222,7 @@ def pair_main(args) -> int:
 
 
 def main(argv: list[str]) -> int:
-    from rouge2.cli.options import add_option_flags
+    from rouge2.cli.options import add_option_flags, add_threads_flag
     from rouge2.scoring.scorer import DEFAULT_MEASURES
 
     ap = _Parser(prog="rouge2 score",
@@ -250,6 +250,7 @@ def main(argv: list[str]) -> int:
                     help=f"paired test of each system against the first (several -i files; default {DEFAULT_TEST})")
     ap.add_argument("--test-resamples", type=int, default=DEFAULT_TEST_RESAMPLES, metavar="N",
                     help=f"resamples of the paired test (default {DEFAULT_TEST_RESAMPLES})")
+    add_threads_flag(ap)
     add_option_flags(ap)
     args = ap.parse_args(argv)
     check_count(args.resamples, "--resamples", 0, MAX_RESAMPLES)

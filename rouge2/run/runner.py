@@ -37,6 +37,7 @@ from rouge2.io.ownership import OutputGuard
 from rouge2.registry import suggest
 from rouge2.run.parallel import PairScorer, Workers, scored
 from rouge2.run.progress import NO_PROGRESS, Progress
+from rouge2.scoring.batch import check_threads
 from rouge2.scoring.signature import data_versions, signature, signature_line
 from rouge2.stats.aggregate import by_system, compare, ranking, ranking_agreement, summarize
 from rouge2.stats.prf import Score
@@ -93,10 +94,13 @@ class RunResult:
 
 
 def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None,
-        progress: bool | Progress | None = None, jobs: int = 1, overwrite: bool = False) -> RunResult:
+        progress: bool | Progress | None = None, jobs: int = 1, overwrite: bool = False,
+        threads: int = 1) -> RunResult:
     """Run ``cfg``; return what was computed.  Outputs are written only if
     everything succeeded.  ``jobs`` > 1 scores in that many processes
-    (results identical to ``jobs`` 1).  An existing output file that rouge2
+    (results identical to ``jobs`` 1); ``threads`` > 1 scores that many
+    chunks at a time in threads of this process (the same results; with
+    ``jobs`` > 1 each process scores alone).  An existing output file that rouge2
     did not write stops the run before scoring, unless ``overwrite`` or
     ``outputs.overwrite`` is true.  ``progress``: progress bars on stderr
     (True, False, None = only on a terminal, or a :class:`Progress`)."""
@@ -171,7 +175,7 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
                 yield item
 
         stream = read_inputs(cfg.inputs) if items is None else items
-        results = scored(checked(stream), pair_scorer, workers)
+        results = scored(checked(stream), pair_scorer, workers, threads=check_threads(threads))
         bars = progress if isinstance(progress, Progress) else Progress(progress)
         scoring = bars.phase("scoring", _count(cfg, items) if bars.enabled else None, "summaries")
         try:

@@ -185,6 +185,12 @@ class WordRemap:
             return self._snapshot
 
 
+#: the per-pair parts of threaded scoring (measures the kernels do not
+#: count, chunks they cannot take, taggers, the analyzer's caches) run one
+#: thread at a time: the kernels' parts run in parallel, these never do
+PYTHON_LOCK = threading.RLock()
+
+
 #: word remaps shared by plans with the same kernels, named stemmer and
 #: stopwords, most recent last: a loop of score_corpus calls stems each
 #: distinct word once, not once a call
@@ -326,15 +332,16 @@ class BatchPlan:
         """Per pair, ``{name: [(PairStats, key_base) against each reference]}``
         of the measures the kernels do not count."""
         sc = self.scorer
-        if sc.tagger is not None:
-            sc.prefetch([t for c, r in pairs for t in ([c, r] if isinstance(r, str) else [c, *r])])
         analyze = sc.analyzer.analyze
         measures = [(n, sc.measures[n]) for n in self.rest_names]
         out = []
-        for c, r in pairs:
-            cand = analyze(c, cache=False)
-            refs = [analyze(x) for x in ((r,) if isinstance(r, str) else r)]
-            out.append({n: [m.stats_and_base(cand, x) for x in refs] for n, m in measures})
+        with PYTHON_LOCK:
+            if sc.tagger is not None:
+                sc.prefetch([t for c, r in pairs for t in ([c, r] if isinstance(r, str) else [c, *r])])
+            for c, r in pairs:
+                cand = analyze(c, cache=False)
+                refs = [analyze(x) for x in ((r,) if isinstance(r, str) else r)]
+                out.append({n: [m.stats_and_base(cand, x) for x in refs] for n, m in measures})
         return out
 
     def chunk_stats(self, pairs: Sequence, start: int = 0, stop: int | None = None):
@@ -456,7 +463,10 @@ class BatchPlan:
         score = self.scorer.score
 
         def scores(res, part):
-            return [score(c, r) for c, r in part] if res is None else self.scores(res, use_c)
+            if res is not None:
+                return self.scores(res, use_c)
+            with PYTHON_LOCK:
+                return [score(c, r) for c, r in part]
 
         out: list[dict] = []
         for got in self.map_chunks(scores, pairs, chunk, threads):
@@ -470,7 +480,10 @@ class BatchPlan:
             pairs = list(pairs)
 
         def both(res, part):
-            return per_pair_scores(self.scorer, part) if res is None else self.scores_and_stats(res)
+            if res is not None:
+                return self.scores_and_stats(res)
+            with PYTHON_LOCK:
+                return per_pair_scores(self.scorer, part)
 
         yield from self.map_chunks(both, pairs, chunk, threads)
 

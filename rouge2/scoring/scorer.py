@@ -17,7 +17,15 @@ from rouge2.analysis.stopwords import load_stopwords
 from rouge2.errors import UserError
 from rouge2.measures import canonical_measure, parse_measure
 from rouge2.measures.base import Measure, PairStats
-from rouge2.scoring.batch import CHUNK, StatsChunk, batch_plan, check_threads, ordered_map, per_pair_chunk
+from rouge2.scoring.batch import (
+    CHUNK,
+    PYTHON_LOCK,
+    StatsChunk,
+    batch_plan,
+    check_threads,
+    ordered_map,
+    per_pair_chunk,
+)
 from rouge2.scoring.checks import check_references, check_text
 from rouge2.scoring.options import Options
 from rouge2.stats.combine import combine
@@ -272,10 +280,11 @@ def corpus_stats(pairs: Iterable, measures: Sequence[str] = DEFAULT_MEASURES, *,
     plan = batch_plan(scorer, measures)
     if plan is not None:
         def chunk_stats(res, part):
-            if res is None:
+            if res is not None:
+                return plan.stats_dicts(res)
+            with PYTHON_LOCK:
                 return [{name: [s for s, _ in v] for name, v in scorer.pair_stats(c, r).items()}
                         for c, r in part]
-            return plan.stats_dicts(res)
 
         return [x for got in plan.map_chunks(chunk_stats, list(pairs), threads=threads) for x in got]
     out = []
@@ -311,7 +320,8 @@ def iter_corpus_stats(pairs: Iterable[tuple[Any, Any]], measures: Sequence[Any] 
         start, buf = item
         res = batch.chunk(buf)
         if res is None:
-            return per_pair_chunk(scorer, buf, start)
+            with PYTHON_LOCK:
+                return per_pair_chunk(scorer, buf, start)
         return StatsChunk(start, names, batch.full_stats(res), res.ref_starts)
 
     yield from ordered_map(one, _runs(pairs, chunk), threads)
