@@ -296,6 +296,13 @@ def test_summary_lcs_many_small_cases():
         args = (cand, _sentences(cand, [rng.randrange(15) for _ in range(rng.randint(0, 2))]),
                 ref, _sentences(ref, [rng.randrange(13) for _ in range(rng.randint(0, 2))]))
         assert _speedups.union_lcs_hit(*args) == py.union_lcs_hit(*args), args
+    for _ in range(300):  # sentences over 64 words, many sentences
+        a = rng.randint(3, 12)
+        ref = [rng.randrange(a) for _ in range(rng.randint(50, 400))]
+        cand = [rng.randrange(a + 3) for _ in range(rng.randint(50, 400))]
+        args = (cand, _sentences(cand, [rng.randrange(400) for _ in range(rng.randint(0, 8))]),
+                ref, _sentences(ref, [rng.randrange(400) for _ in range(rng.randint(0, 4))]))
+        assert _speedups.union_lcs_hit(*args) == py.union_lcs_hit(*args)
 
 
 @needs_c

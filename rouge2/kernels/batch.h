@@ -699,6 +699,19 @@ union_sentence(Scratch *sc, const CandIndex *ci, const Text *c, Py_ssize_t q, co
         return A_NOMEM;
     cols = sc->cols;
     fullcol = cols + K * words;
+    /* the traceback marks only positions of the words it meets: when they
+       are all marked already, the sentence adds nothing */
+    for (w = 0; w < words; w++)
+        fullcol[w] = 0;
+    for (k = 0; k < K; k++) {
+        const uint64_t *mk = sc->masks + (sc->rowmap[ci->tok[P[k]]] - 1) * words;
+        for (w = 0; w < words; w++)
+            fullcol[w] |= mk[w];
+    }
+    for (w = 0; w < words && !(fullcol[w] & ~un[w]); w++)
+        ;
+    if (w == words)
+        return A_OK;
     for (w = 0; w < words; w++)
         fullcol[w] = ~UINT64_C(0);
     fullcol[words - 1] = top;
@@ -724,6 +737,97 @@ union_sentence(Scratch *sc, const CandIndex *ci, const Text *c, Py_ssize_t q, co
     return A_OK;
 }
 
+/* The script's traceback of one reference sentence of m <= 64 words
+   against one candidate sentence [qa, qb), from its K matched positions P
+   (in order) and their position masks mks: the marks it adds to *marks.
+   Only matched positions change a column, and a run of unmatched ones acts
+   on the traceback as one step, so the sentence is walked through P alone. */
+static void
+trace_one_word(const Py_ssize_t *P, const uint64_t *mks, uint64_t *cols, Py_ssize_t K, Py_ssize_t qa,
+               Py_ssize_t qb, Py_ssize_t m, uint64_t *marks)
+{
+    uint64_t top = (m % 64) ? ((UINT64_C(1) << (m % 64)) - 1) : ~UINT64_C(0), v = top;
+    Py_ssize_t k, r = m;
+    for (k = 0; k < K; k++) {
+        uint64_t mk = mks[k];
+        v = ((v + (v & mk)) | (v & ~mk)) & top;
+        cols[k] = v;
+    }
+#define TRACE(MK, COL)                                                                  \
+    do {                                                                                \
+        uint64_t mk_ = (MK), below_ = r >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << r) - 1;  \
+        uint64_t stop_ = (mk_ | (~(COL) & top)) & below_;                               \
+        int p_;                                                                         \
+        if (!stop_)                                                                     \
+            return;                                                                     \
+        p_ = HIGHBIT64(stop_);                                                          \
+        if ((mk_ >> p_) & 1) {                                                          \
+            *marks |= UINT64_C(1) << p_;                                                \
+            r = p_;                                                                     \
+        }                                                                               \
+        else {                                                                          \
+            r = p_ + 1;                                                                 \
+        }                                                                               \
+        if (r == 0)                                                                     \
+            return;                                                                     \
+    } while (0)
+    if (P[K - 1] != qb - 1)
+        TRACE(0, cols[K - 1]);
+    for (k = K - 1; k >= 0; k--) {
+        TRACE(mks[k], cols[k]);
+        if (k ? P[k] != P[k - 1] + 1 : P[0] != qa)
+            TRACE(0, k ? cols[k - 1] : top);
+    }
+#undef TRACE
+}
+
+/* union_sentence for every candidate sentence at once when the reference
+   sentence fits one word (m <= 64, the common case): the matched positions
+   read from the bitmap sc->pbits (words wlo..whi, cleared here) in order,
+   grouped by candidate sentence.  The traceback marks only positions of the
+   words it meets, so a sentence whose words are all marked already adds
+   nothing and is skipped. */
+static int
+union_one_word(Scratch *sc, const CandIndex *ci, const Text *c, Py_ssize_t wlo, Py_ssize_t whi,
+               Py_ssize_t m, uint64_t *un)
+{
+    const int32_t *sent_of = sc->sent_of;
+    const uint64_t *masks = sc->masks;
+    uint64_t marks = un[0], cover = 0, *mks, *cols;
+    Py_ssize_t *P, K = 0, q = -1, qa = 0, qb = 0, w;
+    if (!scratch_get((void **)&sc->cols, &sc->colcap, 2 * ci->n + 2, sizeof(uint64_t)) ||
+        !scratch_get((void **)&sc->ilist, &sc->icap, ci->n + 1, sizeof(Py_ssize_t)))
+        return A_NOMEM;
+    cols = sc->cols;
+    mks = cols + ci->n + 1;
+    P = sc->ilist;
+    for (w = wlo; w >= 0 && w <= whi; w++) {
+        uint64_t x = sc->pbits[w];
+        sc->pbits[w] = 0;
+        while (x) {
+            Py_ssize_t pos = w * 64 + LOWBIT64(x);
+            uint64_t mk = masks[sc->rowmap[ci->tok[pos]] - 1];
+            x &= x - 1;
+            if (pos >= qb) { /* a new candidate sentence */
+                if (K && (cover & ~marks))
+                    trace_one_word(P, mks, cols, K, qa, qb, m, &marks);
+                q = sent_of[pos];
+                qa = q ? c->send[q - 1] : 0;
+                qb = c->send[q];
+                K = 0;
+                cover = 0;
+            }
+            P[K] = pos;
+            mks[K++] = mk;
+            cover |= mk;
+        }
+    }
+    if (K && (cover & ~marks))
+        trace_one_word(P, mks, cols, K, qa, qb, m, &marks);
+    un[0] = marks;
+    return A_OK;
+}
+
 /* The union-LCS marks of one reference sentence against every candidate
    sentence, into un (zeroed here). */
 static int
@@ -743,32 +847,38 @@ union_marks(Scratch *sc, const CandIndex *ci, const Text *c, const tok_t *sent, 
             Py_ssize_t k;
             r = sc->rowmap[sent[i]] = (int32_t)++rows;
             memset(sc->masks + (r - 1) * words, 0, (size_t)words * sizeof(uint64_t));
-            for (k = d ? sc->dstart[d - 1] : 0; d && k < sc->dstart[d]; k++) {
-                Py_ssize_t p = sc->pos[k], pw = p / 64;
-                sc->pbits[pw] |= UINT64_C(1) << (p % 64);
-                if (wlo < 0 || pw < wlo)
-                    wlo = pw;
-                if (pw > whi)
-                    whi = pw;
+            if (d) { /* the word's candidate positions (sorted) into the bitmap */
+                Py_ssize_t k0 = sc->dstart[d - 1], k1 = sc->dstart[d];
+                if (wlo < 0 || sc->pos[k0] / 64 < wlo)
+                    wlo = sc->pos[k0] / 64;
+                if (sc->pos[k1 - 1] / 64 > whi)
+                    whi = sc->pos[k1 - 1] / 64;
+                for (k = k0; k < k1; k++)
+                    sc->pbits[sc->pos[k] / 64] |= UINT64_C(1) << (sc->pos[k] % 64);
             }
         }
         sc->masks[(r - 1) * words + i / 64] |= UINT64_C(1) << (i % 64);
     }
-    /* the matched candidate positions, in order */
-    for (w = wlo; w >= 0 && w <= whi; w++) {
-        uint64_t x = sc->pbits[w];
-        sc->pbits[w] = 0;
-        while (x) {
-            sc->ilist[nP++] = w * 64 + LOWBIT64(x);
-            x &= x - 1;
-        }
+    if (words == 1) {
+        rc = union_one_word(sc, ci, c, wlo, whi, m, un);
     }
-    for (i = 0; i < nP && rc == A_OK;) {
-        Py_ssize_t q = sc->sent_of[sc->ilist[i]], j = i;
-        while (j < nP && sc->sent_of[sc->ilist[j]] == q)
-            j++;
-        rc = union_sentence(sc, ci, c, q, sc->ilist + i, j - i, m, un);
-        i = j;
+    else {
+        /* the matched candidate positions, in order */
+        for (w = wlo; w >= 0 && w <= whi; w++) {
+            uint64_t x = sc->pbits[w];
+            sc->pbits[w] = 0;
+            while (x) {
+                sc->ilist[nP++] = w * 64 + LOWBIT64(x);
+                x &= x - 1;
+            }
+        }
+        for (i = 0; i < nP && rc == A_OK;) {
+            Py_ssize_t q = sc->sent_of[sc->ilist[i]], j = i;
+            while (j < nP && sc->sent_of[sc->ilist[j]] == q)
+                j++;
+            rc = union_sentence(sc, ci, c, q, sc->ilist + i, j - i, m, un);
+            i = j;
+        }
     }
     for (i = 0; i < m; i++)
         sc->rowmap[sent[i]] = 0;
