@@ -513,3 +513,28 @@ def test_cli_threads(tmp_path, capsys):
     assert out["1"] == out["2"] == out["0"]
     assert main(["score", "-r", str(refs), "-i", str(preds), "--threads", "-1"]) == 2
     assert "--threads: expected 0 (one per core) or more" in capsys.readouterr().err
+
+
+@needs_c
+def test_rounding_arithmetic_is_pythons():
+    """prf_many rounds to five decimals with exact integer arithmetic (no
+    GIL, no strings): it must be float("%.5f" % x) for every x, ties and
+    near-ties included (P = x / 1 here, so P's rounding is x's)."""
+    import random
+    from array import array
+
+    from rouge2.kernels import _speedups
+
+    rng = random.Random(7)
+    xs = [0.0, 1e-10, 1e-11, 5e-6, 4.9999999999e-6, 1.5e-5, 2.5e-5, 0.123455, 0.123465, 1.0, 0.999995,
+          2.0 ** 20 - 1e-9, 2.0 ** 20, 3e6, 5e-324]
+    for _ in range(30000):
+        xs.append(rng.choice([rng.random(), rng.randint(0, 10 ** 5) / 10 ** 5 + rng.choice([0, 5e-6, -5e-6]),
+                              rng.randint(0, 10 ** 7) / 10 ** 6 + 5e-6, rng.uniform(0, 2 ** 21),
+                              rng.randint(1, 1000) / rng.randint(1, 1000)]))
+    stats = array("d")
+    for x in xs:
+        stats.extend((x, 1.0, 1.0, 1.0))
+    out = memoryview(_speedups.prf_many(stats, array("q", range(len(xs) + 1)), [0.0], [0], 0, 0.5,
+                                        True)).cast("d")
+    assert [out[3 * i] for i in range(len(xs))] == [float("%.5f" % x) for x in xs]

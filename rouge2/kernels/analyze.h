@@ -300,6 +300,8 @@ typedef struct {
     Py_ssize_t np, pcap;
     Py_ssize_t *first; /* first piece of each sentence, then np */
     Py_ssize_t ns, fcap;
+    Py_ssize_t *spans; /* byte limit: each sentence's tokens in the flat text */
+    Py_ssize_t spcap;
     char *word;
     Py_ssize_t wcap;
     int err;
@@ -313,6 +315,7 @@ astate_free(AState *st)
     PyMem_RawFree(st->bounds);
     PyMem_RawFree(st->pieces);
     PyMem_RawFree(st->first);
+    PyMem_RawFree(st->spans);
     PyMem_RawFree(st->word);
 }
 
@@ -671,14 +674,17 @@ segment(AState *st, const ASpec *sp, const UText *u)
     return seg_none(st, u);
 }
 
+/* The tokens of sentence s.  Its pieces are consecutive in the text with
+   only whitespace between them, which separates tokens for rouge155 and
+   unicode alike: one range from the first piece to the last gives the
+   joined sentence's tokens. */
 static int
 emit_sentence(AState *st, const ASpec *sp, const UText *u, Py_ssize_t s)
 {
-    Py_ssize_t k;
-    for (k = st->first[s]; k < st->first[s + 1]; k++)
-        if (emit_range(st, sp, u, st->pieces[k].a, st->pieces[k].b) < 0)
-            return -1;
-    return 0;
+    Py_ssize_t k0 = st->first[s], k1 = st->first[s + 1];
+    if (k1 <= k0)
+        return 0;
+    return emit_range(st, sp, u, st->pieces[k0].a, st->pieces[k1 - 1].b);
 }
 
 /* ------------------------------------------------------------------ */
@@ -899,16 +905,21 @@ analyze_words(AState *st, const ASpec *sp, const UText *u)
 static int
 analyze_bytes(AState *st, const ASpec *sp, const UText *u, Py_ssize_t *flat_end)
 {
-    Py_ssize_t s, used = 0, limit = sp->byte_limit;
+    Py_ssize_t s, used = 0, limit = sp->byte_limit, whole_flat = 0;
     if (range_bytes(sp, u, 0, u->len) < 0)
         return fail(st, A_FALLBACK); /* a lone surrogate: str.encode refuses it */
     if (segment(st, sp, u) < 0)
         return -1;
+    if (raw_reserve((void **)&st->spans, &st->spcap, 2 * st->ns + 2, sizeof(Py_ssize_t), 64) < 0)
+        return fail(st, A_NOMEM);
     for (s = 0; s < st->ns; s++) {
         Py_ssize_t nb = sentence_bytes(st, sp, u, s);
         if (used + nb < limit) {
+            st->spans[2 * s] = st->nids; /* where its tokens are, to copy them below */
             if (emit_sentence(st, sp, u, s) < 0)
                 return -1;
+            st->spans[2 * s + 1] = st->nids;
+            whole_flat = s + 1;
             used += nb;
         }
         else {
@@ -920,14 +931,40 @@ analyze_bytes(AState *st, const ASpec *sp, const UText *u, Py_ssize_t *flat_end)
     *flat_end = st->nids;
     for (s = 0; s < st->ns; s++) {
         Py_ssize_t nb = sentence_bytes(st, sp, u, s), start = st->nids;
-        int whole = nb < limit;
-        if ((whole ? emit_sentence(st, sp, u, s) : emit_bytes(st, sp, u, s, limit)) < 0 ||
-            close_sentence(st, start) < 0)
+        int whole = nb < limit, rc;
+        if (s < whole_flat) { /* whole in the flat text too (its bytes were below the limit) */
+            Py_ssize_t a = st->spans[2 * s], n = st->spans[2 * s + 1] - a;
+            if (raw_reserve((void **)&st->ids, &st->idcap, st->nids + n, sizeof(int32_t), 1 << 12) < 0)
+                return fail(st, A_NOMEM);
+            memcpy(st->ids + st->nids, st->ids + a, (size_t)n * sizeof(int32_t));
+            st->nids += n;
+            rc = 0;
+        }
+        else {
+            rc = whole ? emit_sentence(st, sp, u, s) : emit_bytes(st, sp, u, s, limit);
+        }
+        if (rc < 0 || close_sentence(st, start) < 0)
             return -1;
         if (!whole)
             break;
     }
     return 0;
+}
+
+/* Under a byte limit, when the sentences' tokens (after the flat ones,
+   sentences first_b .. st->nb - 1) are exactly the flat tokens: drop the
+   copy and point the sentences into the flat range (the layout without a
+   limit, which the counting takes faster). */
+static void
+alias_if_equal(AState *st, Py_ssize_t first_b, Py_ssize_t flat0, Py_ssize_t *flat_end)
+{
+    Py_ssize_t nflat = *flat_end - flat0, shift = *flat_end - flat0, k;
+    if (st->nids - *flat_end != nflat ||
+        memcmp(st->ids + flat0, st->ids + *flat_end, (size_t)nflat * sizeof(int32_t)) != 0)
+        return;
+    for (k = 2 * first_b; k < 2 * st->nb; k++)
+        st->bounds[k] -= shift;
+    st->nids = *flat_end;
 }
 
 /* Analyse text u; span gets (first sentence, end sentence, flat start,
@@ -939,6 +976,8 @@ analyze_one(AState *st, const ASpec *sp, const UText *u, int64_t *span)
     int rc;
     if (sp->byte_limit) {
         rc = analyze_bytes(st, sp, u, &flat1);
+        if (rc == 0)
+            alias_if_equal(st, first, flat0, &flat1);
     }
     else {
         rc = sp->word_limit ? analyze_words(st, sp, u) : analyze_plain(st, sp, u);

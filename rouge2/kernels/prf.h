@@ -21,10 +21,52 @@
  *       kernel knows nothing of what they mean.
  */
 
+/* float("%.5f" % x) without strings, for 0 <= x < 2**20 (P, R, F and the
+   recall keys): "%.5f" rounds the exact binary value half to even, so the
+   5-decimal integer d is computed exactly (x = m 2**e, d = m 100000 / 2**-e
+   rounded, in 128 bits), and d / 100000 (both exact doubles) rounds to the
+   double nearest d / 10**5, as reading the digits back does.  0 when done,
+   -1 to use the string route (tests/test_batch.py compares both). */
+static int
+round5_exact(double x, double *out)
+{
+#if defined(__SIZEOF_INT128__)
+    int ex;
+    double f;
+    unsigned __int128 n, rem, half;
+    uint64_t m, q;
+    Py_ssize_t sh;
+    if (!(x >= 0.0 && x < 1048576.0) || signbit(x))
+        return -1;
+    if (x < 1e-10) { /* below half a unit of the fifth decimal: 0.00000 */
+        *out = 0.0;
+        return 0;
+    }
+    f = frexp(x, &ex);
+    m = (uint64_t)ldexp(f, 53);
+    sh = 53 - ex; /* x = m / 2**sh, 33 <= sh <= 87 */
+    n = (unsigned __int128)m * 100000u;
+    q = (uint64_t)(n >> sh);
+    rem = n & ((((unsigned __int128)1) << sh) - 1);
+    half = ((unsigned __int128)1) << (sh - 1);
+    if (rem > half || (rem == half && (q & 1)))
+        q++;
+    *out = (double)q / 100000.0;
+    return 0;
+#else
+    (void)x;
+    (void)out;
+    return -1;
+#endif
+}
+
 static int
 round5(double x, double *out)
 {
-    char *s = PyOS_double_to_string(x, 'f', 5, 0, NULL);
+    char *s;
+    if (round5_exact(x, out) == 0)
+        return 0;
+    s = PyOS_double_to_string(x, 'f', 5, 0, NULL);
     if (s == NULL)
         return -1;
     *out = PyOS_string_to_double(s, NULL, NULL);
@@ -57,9 +99,16 @@ prec_rec(double hit, double rt, double ctot, double w, double *prec, double *rec
     }
 }
 
+/* round5, or in strict mode (no GIL) its exact arithmetic alone. */
+static int
+round5_mode(int strict, double x, double *out)
+{
+    return strict ? round5_exact(x, out) : round5(x, out);
+}
+
 /* The -f B ranking key of an entry (hit, ref_total, cand_total, key_base). */
 static int
-best_key(const double *x, int kind, double w, double *key)
+best_key(const double *x, int kind, double w, int strict, double *key)
 {
     if (kind == 2) {
         *key = x[3] ? pow(x[0] / x[3], 1.0 / w) : 0.0;
@@ -70,7 +119,7 @@ best_key(const double *x, int kind, double w, double *key)
         return 0;
     }
     *key = x[0] / x[1];
-    return kind == 1 ? round5(*key, key) : 0;
+    return kind == 1 ? round5_mode(strict, *key, key) : 0;
 }
 
 /* Python's sum() of floats from its int start 0: plain left-to-right
@@ -119,11 +168,12 @@ typedef struct {
     const int *kinds;
     int mode;
     double alpha;
+    int strict; /* no Python: a rounding exact arithmetic cannot do fails (-1, nothing set) */
 } PrfArgs;
 
-/* P and R of measure k over entries e0 .. e1-1 under the mode; -1 (with
-   an exception) only from the "%.5f" key of mode 1 (kind 1), which the
-   caller runs with the GIL held. */
+/* P and R of measure k over entries e0 .. e1-1 under the mode; -1 only
+   from the "%.5f" key of mode 1 (kind 1): with an exception, or in strict
+   mode when exact arithmetic cannot round it. */
 static int
 combine_entries(const PrfArgs *a, Py_ssize_t k, Py_ssize_t e0, Py_ssize_t e1, double *prec,
                 double *rec)
@@ -146,7 +196,7 @@ combine_entries(const PrfArgs *a, Py_ssize_t k, Py_ssize_t e0, Py_ssize_t e1, do
         Py_ssize_t pick = e0;
         for (e = e0; e < e1; e++) {
             double key;
-            if (best_key(a->st + (e * M + k) * 4, a->kinds[k], w, &key) < 0)
+            if (best_key(a->st + (e * M + k) * 4, a->kinds[k], w, a->strict, &key) < 0)
                 return -1;
             if (key > best) {
                 best = key;
@@ -183,6 +233,30 @@ combine_entries(const PrfArgs *a, Py_ssize_t k, Py_ssize_t e0, Py_ssize_t e1, do
         }
         *prec = pysum_value(&sp) / (double)(e1 - e0);
         *rec = pysum_value(&sr) / (double)(e1 - e0);
+    }
+    return 0;
+}
+
+/* (P, R, F) of every pair and measure into o; -1 as combine_entries. */
+static int
+prf_fill(const PrfArgs *a, const int64_t *rs, Py_ssize_t npairs, int r155, double *o)
+{
+    Py_ssize_t p, k;
+    for (p = 0; p < npairs; p++) {
+        for (k = 0; k < a->M; k++) {
+            double *d = o + (p * a->M + k) * 3, prec, rec;
+            if (combine_entries(a, k, (Py_ssize_t)rs[p], (Py_ssize_t)rs[p + 1], &prec, &rec) < 0)
+                return -1;
+            if (!r155) {
+                d[0] = prec;
+                d[1] = rec;
+                d[2] = fmeasure(prec, rec, a->alpha);
+            }
+            else if (round5_mode(a->strict, prec, &d[0]) < 0 || round5_mode(a->strict, rec, &d[1]) < 0 ||
+                     round5_mode(a->strict, fmeasure(d[0], d[1], a->alpha), &d[2]) < 0) {
+                return -1;
+            }
+        }
     }
     return 0;
 }
@@ -227,8 +301,8 @@ prf_many(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     PyObject *out = NULL;
     PrfArgs a;
     double *ws = NULL, *o;
-    int r155, pure, *kinds = NULL;
-    Py_ssize_t M, npairs, p, k;
+    int r155, rc, *kinds = NULL;
+    Py_ssize_t M, npairs, p;
     const int64_t *rs;
 
     if (nargs != 7) {
@@ -280,36 +354,16 @@ prf_many(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             goto done;
         }
     }
-    for (k = 0, pure = !r155; k < M; k++)
-        if (a.mode == 1 && kinds[k] == 1)
-            pure = 0; /* "%.5f" keys: Python's formatting */
-    if (pure) { /* plain arithmetic: no Python needed */
-        Py_BEGIN_ALLOW_THREADS
-        for (p = 0; p < npairs; p++)
-            for (k = 0; k < M; k++) {
-                double *d = o + (p * M + k) * 3;
-                combine_entries(&a, k, (Py_ssize_t)rs[p], (Py_ssize_t)rs[p + 1], &d[0], &d[1]);
-                d[2] = fmeasure(d[0], d[1], a.alpha);
-            }
-        Py_END_ALLOW_THREADS
-        goto done;
-    }
-    for (p = 0; p < npairs; p++) {
-        Py_ssize_t e0 = (Py_ssize_t)rs[p], e1 = (Py_ssize_t)rs[p + 1];
-        for (k = 0; k < M; k++) {
-            double *d = o + (p * M + k) * 3, prec, rec;
-            if (combine_entries(&a, k, e0, e1, &prec, &rec) < 0)
-                goto fail;
-            if (!r155) {
-                d[0] = prec;
-                d[1] = rec;
-                d[2] = fmeasure(prec, rec, a.alpha);
-            }
-            else if (round5(prec, &d[0]) < 0 || round5(rec, &d[1]) < 0 ||
-                     round5(fmeasure(d[0], d[1], a.alpha), &d[2]) < 0) {
-                goto fail;
-            }
-        }
+    /* without the GIL, as long as every rounding is exact arithmetic;
+       otherwise again with it, through Python's formatting */
+    a.strict = 1;
+    Py_BEGIN_ALLOW_THREADS
+    rc = prf_fill(&a, rs, npairs, r155, o);
+    Py_END_ALLOW_THREADS
+    if (rc < 0) {
+        a.strict = 0;
+        if (prf_fill(&a, rs, npairs, r155, o) < 0)
+            goto fail;
     }
     goto done;
 fail:
