@@ -8,13 +8,14 @@
 from rouge2._version import __version__
 from rouge2.errors import UserError
 from rouge2.scoring.batch import StatsChunk
-from rouge2.scoring.evaluate import Evaluation, evaluate
+from rouge2.scoring.evaluate import Evaluation, MultiReferenceNote, evaluate
 from rouge2.scoring.options import Options
 from rouge2.scoring.scorer import Scorer, corpus_stats, iter_corpus_stats, score, score_corpus
 from rouge2.stats.prf import Score
 
 __all__ = [
            "Evaluation",
+           "MultiReferenceNote",
            "Options",
            "Score",
            "Scorer",

@@ -10,9 +10,11 @@ run used, so two runs with the same signature read the same data.
 from __future__ import annotations
 
 import hashlib
+import json
 from functools import cache
 from importlib import resources as _resources
 from pathlib import Path
+from typing import Any
 
 from rouge2.errors import UserError
 
@@ -47,3 +49,18 @@ def read_resource(*parts: str) -> bytes:
 def resource_sha256(*parts: str) -> str:
     """``sha256:<hex>`` of a shipped file (computed once per process)."""
     return "sha256:" + hashlib.sha256(read_resource(*parts)).hexdigest()
+
+
+def sha256_json(value: Any) -> str:
+    """``sha256:<hex>`` of ``value`` as canonical JSON (sorted keys)."""
+    blob = json.dumps(value, sort_keys=True, ensure_ascii=False).encode("utf-8")
+    return "sha256:" + hashlib.sha256(blob).hexdigest()
+
+
+def sha256_file(path: str | Path) -> str:
+    """``sha256:<hex>`` of a user's file (read in blocks)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 16), b""):
+            h.update(chunk)
+    return "sha256:" + h.hexdigest()

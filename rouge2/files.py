@@ -108,9 +108,19 @@ def _decoder_name(encoding: str) -> str:
     return encoding
 
 
-def _decode_hint(encoding: str) -> str:
-    return (f"set the encoding to the file's (e.g. latin-1, cp1252, utf-16) "
-            f"or save the file as {encoding}")
+class DecodeError(UserError):
+    """A byte the encoding cannot decode: the file and line, and what to do.
+    :meth:`with_setting` names the setting of the encoding at the door
+    (``--encoding``, ``inputs.encoding``)."""
+
+    def __init__(self, where: str, what: str, encoding: str, setting: str = "the encoding"):
+        self.where, self.what, self.encoding = where, what, encoding
+        super().__init__(f"{where}: cannot decode {what} as {encoding}; set {setting} to the file's "
+                         f"(e.g. latin-1, cp1252, utf-16) or save the file as {encoding}")
+
+    def with_setting(self, setting: str) -> DecodeError:
+        """The same error, naming ``setting`` as the place to give the encoding."""
+        return DecodeError(self.where, self.what, self.encoding, setting)
 
 
 def decode(data: bytes, path: str | os.PathLike, encoding: str = "utf-8") -> str:
@@ -120,8 +130,7 @@ def decode(data: bytes, path: str | os.PathLike, encoding: str = "utf-8") -> str
         text = data.decode(_decoder_name(encoding))
     except UnicodeDecodeError as exc:
         line = data[:exc.start].count(b"\n") + 1
-        raise UserError(f"{path}:{line}: cannot decode byte 0x{data[exc.start]:02x} as {encoding}; "
-                        f"{_decode_hint(encoding)}") from None
+        raise DecodeError(f"{path}:{line}", f"byte 0x{data[exc.start]:02x}", encoding) from None
     if text.startswith("\ufeff"):
         text = text[1:]
     return text
@@ -153,8 +162,7 @@ def decoded_lines(path: str | os.PathLike, encoding: str = "utf-8",
             except UnicodeDecodeError as exc:
                 bad = (raw or b"")[exc.start:exc.start + 1]
                 shown = f"byte 0x{bad[0]:02x}" if bad else "the bytes"
-                raise UserError(f"{p}:{lineno + pending.count(chr(10))}: cannot decode {shown} as "
-                                f"{encoding}; {_decode_hint(encoding)}") from None
+                raise DecodeError(f"{p}:{lineno + pending.count(chr(10))}", shown, encoding) from None
             if first and text:
                 if text.startswith("\ufeff"):
                     text = text[1:]

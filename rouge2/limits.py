@@ -21,12 +21,11 @@ MAX_TEST_RESAMPLES = 10_000_000
 MAX_NGRAM_RANGE = 100
 
 
-def check_count(value, what: str, minimum: int, maximum: int) -> int:
+def check_count(value: object, what: str, minimum: int, maximum: int) -> int:
     """``value`` if it is a whole number from ``minimum`` to ``maximum``;
     a one-line error naming ``what`` and the range otherwise."""
-    ok = isinstance(value, int) and not isinstance(value, bool)
     if isinstance(value, float) and math.isfinite(value) and value == int(value):
-        value, ok = int(value), True
-    if not ok or not minimum <= value <= maximum:
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool) or not minimum <= value <= maximum:
         raise UserError(f"{what} must be a whole number from {minimum:,} to {maximum:,}, got {value!r}")
     return value

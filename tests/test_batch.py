@@ -60,7 +60,7 @@ options = st.builds(
         "multi_reference": st.sampled_from(["pooled", "best", "average", "max-f"]),
         "rounding": st.sampled_from(["none", "rouge155"]),
         "sentences": st.sampled_from(["lines", "splitter", "none"]),
-        "tokenizer": st.sampled_from(["rouge155", "unicode"]),
+        "tokenizer": st.sampled_from(["rouge155", "unicode", "character"]),
     }),
     limits,
 )
@@ -175,6 +175,58 @@ def test_splitter_sentences(t):
     assert got[0][1] == [s for s in expected if s]
 
 
+UNICODE_TEXT = st.text(
+    st.one_of(
+        st.characters(blacklist_categories=("Cs",)),
+        st.sampled_from("\u3042\u30ab\u30fc\uff76\uff9e\u5e74\u6708\u3005\u3099\u0301\u200c\u200d"
+                        "\u0915\u094d\u0937\u093f\u1100\u1161\u11a8\uac00\U0001f1e6\U0001f1ef"
+                        "\u0600\u0e33\r\n\t \u00df\ufb01\uff50\u2460\u0130\u212a"),
+        st.sampled_from(["a", "Z", "9", ".", " "]),
+    ),
+    max_size=60,
+)
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(texts=st.lists(UNICODE_TEXT, min_size=1, max_size=4),
+       tokenizer=st.sampled_from(["unicode", "character"]),
+       sentences=st.sampled_from(["lines", "splitter", "none"]))
+def test_unicode_tokenizers_in_c_on_random_unicode(texts, tokenizer, sentences):
+    """The C unicode and character tokenizers (rouge2/kernels/unitok.h) give
+    the Python definitions' tokens on random Unicode: CJK, kana with their
+    marks and extenders, Hangul jamo and syllables, Indic conjuncts,
+    regional indicators, combining marks, joiners, compatibility forms."""
+    scorer = Scorer(["rouge-1"], tokenizer=tokenizer, sentences=sentences)
+    expected = []
+    for t in texts:
+        flat, sents, _ = scorer.analyzer.raw_streams(t)
+        expected.append((flat, [s for s in sents if s]))
+    assert _streams(kernels.BATCH, scorer, texts) == expected
+
+
+HAND_CASES = [
+    "\u0915\u094d\u0937\u093f x \u0915\u0301\u0915 \u0915\u094d\u200d\u0937",  # conjuncts, not
+    "\u1100\u1161\u11a8 \u1100\u1100\u1161 \uac00\u11a8 \u11a8\u11a8 \u1161\u1161\u11a8 \u1100 x",  # Hangul
+    "\U0001f1e6\U0001f1ef\U0001f1e6 a\u0301\u200d b\u200c",  # regional indicators, joiners
+    "\u0600\u0600x \u0600 \u0600\t y\r\nz \u0e01\u0e33",  # Prepend, CR LF, SpacingMark
+    "\t\u0301a \u0301b  \u3099\u30ab\u30fc\u5e74\u3005 2023\u5e743\u6708 iPhone\u624b\u673a",
+    "\uff76\uff9e\uff70 \u30fc \ufb01le \uff50\uff4f\uff53 \u2460 \u00df \u0130 \u212a",
+    "\u0627\u0644\u200c\u0647\u0627 \u200d\u200c \u094d\u0915",
+]
+
+
+@pytest.mark.parametrize("text", HAND_CASES)
+@pytest.mark.parametrize("tokenizer", ["unicode", "character"])
+def test_unicode_tokenizers_in_c_hand_cases(text, tokenizer):
+    """One case a rule: conjuncts with and without a virama, every Hangul
+    jamo sequence, regional-indicator pairs, prepended marks, CR LF,
+    a mark after a tab or a space, kana extenders, compatibility forms."""
+    for sentences in ("lines", "splitter", "none"):
+        scorer = Scorer(["rouge-1"], tokenizer=tokenizer, sentences=sentences)
+        flat, sents, _ = scorer.analyzer.raw_streams(text)
+        assert _streams(kernels.BATCH, scorer, [text]) == [(flat, [s for s in sents if s])], sentences
+
+
 def test_splitter_unicode_facts():
     """The facts the C splitter relies on, over every code point: only the
     Kelvin sign lowercases into ASCII; only U+0130 lowercases to more than
@@ -280,8 +332,9 @@ def test_threads_many_chunks_in_order():
     one = rouge2.score_corpus(pairs)
     assert rouge2.score_corpus(pairs, threads=2) == one
     assert rouge2.score_corpus(iter(pairs), threads=2) == one
-    ev1 = rouge2.evaluate([c for c, _ in pairs], [r for _, r in pairs], resamples=0)
-    ev2 = rouge2.evaluate([c for c, _ in pairs], [r for _, r in pairs], resamples=0, threads=2)
+    ev1 = rouge2.evaluate([c for c, _ in pairs], [r for _, r in pairs], resamples=0, multi_reference="pooled")
+    ev2 = rouge2.evaluate([c for c, _ in pairs], [r for _, r in pairs], resamples=0, threads=2,
+                          multi_reference="pooled")
     assert ev1.per_summary == ev2.per_summary and ev1.stats == ev2.stats
 
 
@@ -458,7 +511,7 @@ def test_kernel_errors_are_clear():
     spec = (0, 0, 0, 0, False, None)
     with pytest.raises(ValueError, match="bad analysis spec"):
         _speedups.analyze_pairs([("a", "b")], 0, 1, (0, 7, 0, 0, False, None))
-    with pytest.raises(TypeError, match="tokenizer function"):
+    with pytest.raises(TypeError, match="tokenizer's definitions"):
         _speedups.analyze_pairs([("a", "b")], 0, 1, (1, 0, 0, 0, False, None))
     packed, _, _, cands, starts, refs = _speedups.analyze_pairs([("a b", "b")], 0, 1, spec)
     with pytest.raises(IndexError):
@@ -482,7 +535,7 @@ LIMIT_TEXTS = [
 
 
 @pytest.mark.parametrize("sentences", ["lines", "splitter", "none"])
-@pytest.mark.parametrize("tokenizer", ["rouge155", "unicode"])
+@pytest.mark.parametrize("tokenizer", ["rouge155", "unicode", "character"])
 def test_limits_at_every_cut(sentences, tokenizer):
     """Every word and byte limit from 1 to past the text's end: the kernels'
     tokens are the analyzer's (random texts rarely land on a boundary)."""

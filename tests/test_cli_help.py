@@ -36,7 +36,8 @@ def test_docs_command_prints_a_page_and_suggests():
     assert bad.returncode == 2 and "did you mean 'options'?" in bad.stderr and bad.stderr.count("\n") == 1
 
 
-@pytest.mark.parametrize("name", ["quickstart", "rouge155-equivalent", "news-summeval", "domain-synonyms"])
+@pytest.mark.parametrize("name", ["quickstart", "rouge155-equivalent", "news-summeval", "domain-synonyms",
+                                  "languages-zh"])
 def test_example_configs_run_from_any_folder(tmp_path, name):
     assert name in example_names()
     (tmp_path / "run.yaml").write_text(example_text(name))

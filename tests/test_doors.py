@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 
 import pytest
-from shared_data import SHARED
+from shared_data import DATA
 
 import rouge2
 from rouge2.cli.rouge155 import run as rouge155_run
@@ -28,7 +28,7 @@ from rouge2.config.yaml_config import load_config
 from rouge2.run.runner import run
 
 REPO = Path(__file__).resolve().parents[1]
-CASES_DIR = SHARED / "fixtures" / "rouge155"
+CASES_DIR = DATA / "fixtures" / "rouge155"
 CASES = sorted(p.name for p in CASES_DIR.iterdir() if (p / "expected.txt").exists()) if CASES_DIR.is_dir() else []
 EVAL = re.compile(r"^(\S+) (ROUGE-\S+) Eval (\S+) R:(\S+) P:(\S+) F:(\S+)$")
 

@@ -49,7 +49,10 @@ class Compared:
 @pytest.fixture(scope="module")
 def compared(shared, tmp_path_factory) -> dict[str, Compared]:
     """``project/config -> Compared`` for every rouge.type=normal jar run."""
-    gen = shared / "data" / "rouge2_java" / "generated_by_jar_v1.2.2"
+    # a copy: a converted config writes its rouge2-results/ beside the properties file
+    gen = tmp_path_factory.mktemp("jar") / "generated_by_jar_v1.2.2"
+    shutil.copytree(shared / "data" / "rouge2_java" / "generated_by_jar_v1.2.2", gen,
+                    ignore=shutil.ignore_patterns("rouge2-results"))
     runs = []
     for project in PROJECTS[:-1]:
         for props in sorted((gen / project).glob("normal_*.properties")):

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from shared_data import DATA
 
 from rouge2.cli import main
 from rouge2.config.yaml_config import load_config
@@ -15,7 +16,7 @@ from rouge2.io import inputs
 from rouge2.io.inputs import DEFAULT_TASK_PATTERN, InputsConfig, ambiguous_tasks, list_pairs, read_inputs
 from rouge2.run.runner import run
 
-SHARED_JAVA = Path("/work/shared/data/rouge2_java")
+SHARED_JAVA = DATA / "data" / "rouge2_java"
 
 
 def project(tmp_path: Path, refs: dict[str, str], systems: dict[str, str]) -> Path:

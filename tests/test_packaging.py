@@ -1,8 +1,14 @@
 """The installed package must hold every subpackage and the shipped data."""
 
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
 from importlib import resources
 from pathlib import Path
 
+import pytest
 import tomllib
 
 import rouge2
@@ -49,3 +55,38 @@ def test_shipped_data_is_reachable_from_the_imported_package():
     ):
         assert root.joinpath(name).is_file(), name
     assert rouge2.score("a screen", "a display", ["rouge-1"], synonyms=True)["rouge-1"].recall == 1.0
+
+
+def test_report_assets_and_py_typed_are_reachable_from_the_imported_package():
+    from rouge2.io.topic_report.markup import CSS, JS
+
+    root = resources.files("rouge2.io.topic_report")
+    assert root.joinpath("report.css").read_text(encoding="utf-8").strip() == CSS
+    assert root.joinpath("report.js").read_text(encoding="utf-8").strip() == JS
+    assert CSS.startswith(":root{") and "function sortBy(th)" in JS
+    assert resources.files("rouge2").joinpath("py.typed").is_file()
+
+
+def test_wheel_carries_the_package_data(tmp_path):
+    """A wheel built from the tracked files holds the report's stylesheet and
+    script, py.typed and the shipped resources (package data, not only files
+    an editable install happens to find in the tree)."""
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True)
+    if files.returncode != 0:
+        pytest.skip("not a git checkout: the tracked files are unknown")
+    src = tmp_path / "src"
+    for name in files.stdout.decode().split("\0"):
+        if name and (REPO / name).is_file():
+            (src / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO / name, src / name)
+    # CC=false: the optional C extension is skipped (what a wheel carries besides it is the point)
+    env = {**os.environ, "CC": "false"}
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path / "dist"),
+                           str(src)], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    (wheel,) = (tmp_path / "dist").glob("rouge2-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for name in ("rouge2/py.typed", "rouge2/io/topic_report/report.css", "rouge2/io/topic_report/report.js",
+                 "rouge2/resources/wordnet/synonyms-wn30.tsv.gz", "rouge2/docs/options.md",
+                 "rouge2/configs/quickstart.yaml"):
+        assert name in names, name

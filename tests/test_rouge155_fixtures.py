@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from shared_data import SHARED, missing
+from shared_data import DATA, missing
 
 from rouge2.cli.rouge155 import run
 
-CASES_DIR = SHARED / "fixtures" / "rouge155"
+CASES_DIR = DATA / "fixtures" / "rouge155"
 CASES = sorted(p.name for p in CASES_DIR.iterdir() if (p / "expected.txt").exists()) if CASES_DIR.is_dir() else []
 
 

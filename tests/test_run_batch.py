@@ -16,7 +16,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from shared_data import SHARED, missing
+from shared_data import DATA, missing
 
 from rouge2 import kernels
 from rouge2.cli import main
@@ -27,7 +27,7 @@ from rouge2.scoring import batch
 REPO = Path(__file__).resolve().parents[1]
 NEWS = REPO / "resources" / "samples" / "summeval-mini.jsonl"
 PAPER = REPO / "resources" / "samples" / "paper-example"
-SUMMEVAL = SHARED / "data" / "summeval" / "summeval.jsonl"
+SUMMEVAL = DATA / "data" / "summeval" / "summeval.jsonl"
 
 OUTPUTS = ("csv: results.csv, per_summary_jsonl: per.jsonl, per_summary_csv: per.csv, "
            "summary_json: summary.json, systems_csv: systems.csv, console: false")
@@ -202,7 +202,7 @@ def test_no_batch_environment_variable(value, enabled):
     assert out.strip() == str(enabled)
 
 
-ROUGE155_CASES = SHARED / "fixtures" / "rouge155"
+ROUGE155_CASES = DATA / "fixtures" / "rouge155"
 
 
 @pytest.mark.parametrize("case", ["basic", "best", "stem", "stem-stop-sstar", "token-avg", "see-opinosis",

@@ -42,7 +42,9 @@ def test_cli_json_and_evaluate_give_the_means_of_the_per_pair_scores(corpus, cap
     measures = ["rouge-1", "rouge-2", "rouge-l"]
     rc, out, err = run_cli(["score", "-r", str(r1), str(r2), "-i", str(p), "--json", "--stem"], capsys)
     assert rc == 0, err
-    got = json.loads(out)
+    doc = json.loads(out)
+    (system,) = doc["systems"]
+    got = system["scores"]
     per_pair = rouge2.score_corpus(list(zip(preds, zip(refs1, refs2))), measures=measures, stem=True)
     api = rouge2.evaluate(preds, [[a, b] for a, b in zip(refs1, refs2)], measures, stem=True)
     for m in measures:
@@ -51,9 +53,9 @@ def test_cli_json_and_evaluate_give_the_means_of_the_per_pair_scores(corpus, cap
             assert got[m][stat]["mean"] == api[m][stat]["mean"] == mean
             lo, hi = got[m][stat]["ci"]
             assert lo <= mean <= hi and list(api[m][stat]["ci"]) == [lo, hi]
-    assert got["n"] == len(preds) == len(api)
-    assert got["signature"] == api.signature and "stem:rouge155" in got["signature"]
-    assert "nrefs:2" in got["signature"]
+    assert system["n"] == len(preds) == len(api)
+    assert doc["signature"] == api.signature and "stem:rouge155" in doc["signature"]
+    assert "nrefs:2" in doc["signature"]
 
 
 def test_table_output_and_signature(corpus, capsys):
@@ -74,7 +76,7 @@ def test_stdin(corpus, tmp_path):
     assert proc.returncode == 0, proc.stderr
     via_file = subprocess.run([sys.executable, "-m", "rouge2", "score", "-r", str(r1), "-i", str(p), "--json",
                                "--resamples", "0"], capture_output=True, cwd=tmp_path)
-    assert json.loads(proc.stdout)["rouge-1"] == json.loads(via_file.stdout)["rouge-1"]
+    assert json.loads(proc.stdout)["systems"][0]["scores"] == json.loads(via_file.stdout)["systems"][0]["scores"]
 
 
 def test_jsonl_input(corpus, tmp_path, capsys):
@@ -85,7 +87,7 @@ def test_jsonl_input(corpus, tmp_path, capsys):
     rc, out, _ = run_cli(["score", "-i", str(rows), "--json", "--resamples", "0"], capsys)
     assert rc == 0
     api = rouge2.evaluate(preds, [[b, c] for b, c in zip(refs1, refs2)], resamples=0)
-    assert json.loads(out)["rouge-2"]["fmeasure"]["mean"] == api["rouge-2"]["fmeasure"]["mean"]
+    assert json.loads(out)["systems"][0]["scores"]["rouge-2"]["fmeasure"]["mean"] == api["rouge-2"]["fmeasure"]["mean"]
 
 
 def test_line_count_mismatch_names_both_files(corpus, tmp_path, capsys):
@@ -104,7 +106,7 @@ def test_several_systems_ranked_with_paired_tests(corpus, tmp_path, capsys):
                           "--test-resamples", "200"], capsys)
     assert rc == 0
     got = json.loads(out)
-    assert set(got["systems"]) == {str(p), str(worse)}
+    assert [s["name"] for s in got["systems"]] == [str(p), str(worse)]
     (c,) = [c for c in got["comparisons"] if c["measure"] == "rouge-1"]
     assert c["system"] == str(worse) and c["baseline"] == str(p)
     assert c["difference"] == c["mean_a"] - c["mean_b"] < 0 and 0 < c["p_value"] <= 1

@@ -312,7 +312,7 @@ def test_dataset_level_analysis_on_a_hand_checked_example(tmp_path):
     # screen: missed by B in t1 and t10 (2 of 6 pairs); a reference topic in 4 pairs
     assert missed_all == {"screen": (2, 2 / 6, 4), "battery": (1, 1 / 6, 2), "camera": (1, 1 / 6, 2),
                           "lens": (1, 1 / 6, 2), "phone": (1, 1 / 6, 2), "price": (1, 1 / 6, 2)}
-    assert [r["topic"] for r in topics if r["scope"] == "all" and r["status"] == "missed"][0] == "screen"
+    assert next(r["topic"] for r in topics if r["scope"] == "all" and r["status"] == "missed") == "screen"
     assert {r["family"] for r in topics} == {"NOUN"}
     added_b = {r["topic"]: int(r["tasks"]) for r in topics
                if r["system"] == "B" and r["status"] == "added"}

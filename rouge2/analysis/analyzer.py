@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Iterable, Sequence
+from typing import cast
 
+from rouge2.analysis.languages import preset_for_script
 from rouge2.analysis.limits import flat_text, lcs_sentences
 from rouge2.analysis.sentences import SENTENCES
 from rouge2.analysis.stem import batch_stemmer
 from rouge2.analysis.tokenize import get_tokenizer
+from rouge2.errors import UserError
 
 
 class AnalyzedText:
@@ -65,12 +68,19 @@ def warn_if_foreign(sentences: Sequence[str]) -> None:
     global _warned_foreign
     if _warned_foreign:
         return
-    if any(not s.isascii() and any(ch.isalpha() for ch in s) for s in sentences):
+    foreign = [s for s in sentences if not s.isascii() and any(ch.isalpha() for ch in s)]
+    if foreign:
         _warned_foreign = True
+        code = preset_for_script("".join(foreign))
+        if code is not None:
+            advice = (f"for this script use its language preset, language=\"{code}\" "
+                      f"(command line: --language {code}; YAML: language: {code}), or tokenizer=\"unicode\"")
+        else:
+            advice = ("for other languages use their preset, language=\"<ISO 639-1 code>\" (command line: "
+                      "--language CODE; YAML: language: CODE), or tokenizer=\"unicode\"")
         warnings.warn(
             "a text has letters but no tokens: the rouge155 tokenizer keeps only ASCII letters and "
-            "digits, as ROUGE-1.5.5 does, so it scores 0; for other scripts use "
-            "tokenizer=\"unicode\" (command line: --tokenizer unicode; YAML: tokenizer: unicode)",
+            f"digits, as ROUGE-1.5.5 does, so it scores 0; {advice}",
             UserWarning, stacklevel=4)
 
 
@@ -97,8 +107,6 @@ class Analyzer:
         sentences: str = "lines",
     ):
         if word_limit and byte_limit:
-            from rouge2.errors import UserError
-
             raise UserError("give a length limit in words or in bytes, not both")
         self.tokenizer_name = tokenizer
         self._tokenize = get_tokenizer(tokenizer)
@@ -136,7 +144,7 @@ class Analyzer:
                     if s is None:
                         s = memo[t] = stem(t) if len(t) >= smin else t
                     out[i] = s
-        return out, raw
+        return cast("list[str]", out), raw  # every None was filled above
 
     def _as_bytes_text(self, sentences: list[str]) -> list[str]:
         """Sentences as latin-1 strings of their UTF-8 bytes (byte semantics)."""
@@ -156,6 +164,8 @@ class Analyzer:
         """
         tokenize = self._tokenize
         if not self.word_limit and not self.byte_limit:
+            if byte_text and self.tokenizer_name != "rouge155":
+                sentences = [self._from_bytes_text(s) for s in sentences]  # UTF-8 text, read as bytes
             if len(sentences) == 1:
                 toks, surf = self._finish(tokenize(sentences[0]))
                 if not toks and not byte_text and self.tokenizer_name == "rouge155":
@@ -218,15 +228,15 @@ class Analyzer:
         such as a reference shared by many systems, is not analysed twice.
         """
         if cache and self._cache is not None and isinstance(text, (str, tuple)):
-            cache = self._cache
-            if len(cache) >= self.CACHE_LIMIT:
-                cache.clear()
-            hit = cache.get(text)
+            kept = self._cache
+            if len(kept) >= self.CACHE_LIMIT:
+                kept.clear()
+            hit = kept.get(text)
             if hit is not None:
                 return hit
             result = self.analyze_sentences(self.split(text))
             result.source = text if isinstance(text, str) else "\n".join(text)
-            cache[text] = result
+            kept[text] = result
             return result
         result = self.analyze_sentences(self.split(text))
         result.source = text if isinstance(text, str) else "\n".join(text)

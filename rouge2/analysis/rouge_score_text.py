@@ -62,7 +62,7 @@ def nltk_porter_stem(word: str) -> str:
     """nltk's ``PorterStemmer()`` (default ``NLTK_EXTENSIONS`` mode) on one word."""
     global _porter
     if _porter is None:
-        from nltk.stem.porter import PorterStemmer
+        from nltk.stem.porter import PorterStemmer  # lazy: nltk takes seconds to import
 
         _porter = PorterStemmer()
     return _porter.stem(word)
@@ -94,15 +94,14 @@ def rouge_score_tokens(
     words = rouge_score_words(text)
     if not stem:
         return words  # findall yields only valid tokens
+    out: list[str] = []
     if stem is True:
-        out = []
         append = out.append
         for w in words:
             s = rouge_score_stem(w)
             if s is not None:
                 append(s)
         return out
-    out = []
     for w in words:
         if len(w) > 3:
             s = stem(w)

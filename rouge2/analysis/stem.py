@@ -26,7 +26,12 @@
 * :func:`stem_rouge155_token` adds the caller-side rule of the script: only
   tokens longer than 3 characters are stemmed.
 
-* :func:`snowball_stemmer` returns nltk's Snowball stemmer for a language.
+* :func:`snowball_stemmer` returns a Snowball stemmer for a language
+  (``snowball:<language>``): nltk's for the 16 languages nltk has (the
+  numbers rouge2 has always given), the ``snowballstemmer`` package's for
+  the 20 others; :func:`snowballstemmer_stemmer` (``snowballstemmer:<language>``)
+  always the package's, for its 34 languages.  The two differ on some words
+  of the languages both have (``benchmarks/compare_snowball.py``).
 
 The script works on bytes; here tokens are ``str`` and lengths count
 characters.  For the ASCII tokens the script's own tokenizer produces the
@@ -35,11 +40,12 @@ two agree exactly.
 
 from __future__ import annotations
 
+import importlib.metadata
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from rouge2.data import read_resource
+from rouge2.data import read_resource, resource_sha256, sha256_json
 from rouge2.errors import UserError
 from rouge2.kernels import rouge155_stemmer
 from rouge2.registry import Registry, suggest
@@ -48,6 +54,8 @@ __all__ = [
     "EXCEPTION_FILES",
     "ROUGE155",
     "ROUGE155_MEMO_LIMIT",
+    "SNOWBALLSTEMMER_LANGUAGES",
+    "SNOWBALL_ISO_CODES",
     "SNOWBALL_LANGUAGES",
     "STEMMERS",
     "Stemmer",
@@ -56,7 +64,9 @@ __all__ = [
     "porter_stem",
     "rouge155_stem",
     "rouge155_stem_uncached",
+    "snowball_origin",
     "snowball_stemmer",
+    "snowballstemmer_stemmer",
     "stem_rouge155_token",
 ]
 
@@ -97,7 +107,7 @@ _STEP4 = (
 )
 
 
-def _suffix_re(suffixes) -> re.Pattern[str]:
+def _suffix_re(suffixes: Iterable[str]) -> re.Pattern[str]:
     # A search for "(a|b|...)$" finds the leftmost start, i.e. the longest
     # listed suffix the word ends with; the regex engine does exactly that.
     return re.compile("(" + "|".join(suffixes) + ")$")
@@ -121,54 +131,67 @@ def porter_stem(word: str) -> str:
     initial_y = w[0] == "y"
     if initial_y:
         w = "Y" + w[1:]
+    w = _step5(_step4(_step3(_step2(_step1c(_step1b(_step1a(w)))))))
+    if initial_y:
+        w = w[:1].lower() + w[1:]
+    return w
 
-    # step 1a
+
+def _step1a(w: str) -> str:
     m = _STEP1A.search(w)
     if m:
-        w = w[: m.start()] + m.group(1)
-    else:
-        m = _STEP1A_S.search(w)
-        if m:
-            w = w[: m.start()] + m.group(1)
+        return w[: m.start()] + m.group(1)
+    m = _STEP1A_S.search(w)
+    if m:
+        return w[: m.start()] + m.group(1)
+    return w
 
-    # step 1b
+
+def _step1b(w: str) -> str:
     if w.endswith("eed"):
-        if _MGR0.search(w[:-3]):
-            w = w[:-1]
-    else:
-        m = _STEP1B.search(w)
-        if m:
-            stem = w[: m.start()]
-            if _HAS_V.search(stem):
-                w = stem
-                if _STEP1B_ADD_E.search(w):
-                    w += "e"
-                elif _DOUBLE.search(w):
-                    w = w[:-1]
-                elif _CVC.search(w):
-                    w += "e"
+        return w[:-1] if _MGR0.search(w[:-3]) else w
+    m = _STEP1B.search(w)
+    if m:
+        stem = w[: m.start()]
+        if _HAS_V.search(stem):
+            w = stem
+            if _STEP1B_ADD_E.search(w):
+                w += "e"
+            elif _DOUBLE.search(w):
+                w = w[:-1]
+            elif _CVC.search(w):
+                w += "e"
+    return w
 
-    # step 1c
+
+def _step1c(w: str) -> str:
     if w.endswith("y"):
         stem = w[:-1]
         if _HAS_V.search(stem):
-            w = stem + "i"
+            return stem + "i"
+    return w
 
-    # step 2
+
+def _step2(w: str) -> str:
     m = _STEP2_RE.search(w)
     if m:
         stem = w[: m.start()]
         if _MGR0.search(stem):
-            w = stem + _STEP2[m.group(1)]
+            return stem + _STEP2[m.group(1)]
+    return w
 
-    # step 3
+
+def _step3(w: str) -> str:
     m = _STEP3_RE.search(w)
     if m:
         stem = w[: m.start()]
         if _MGR0.search(stem):
-            w = stem + _STEP3[m.group(1)]
+            return stem + _STEP3[m.group(1)]
+    return w
 
-    # step 4 (modified: -ement first, then -ment, then -ent or -(s|t)ion)
+
+def _step4(w: str) -> str:
+    """Modified: the suffix list with -ement first, then -ment, then -ent or -(s|t)ion."""
     m = _STEP4_RE.search(w)
     if m:
         stem = w[: m.start()]
@@ -188,17 +211,16 @@ def porter_stem(word: str) -> str:
             stem = w[: m.start()] + m.group(1)
             if _MGR1.search(stem):
                 w = stem
+    return w
 
-    # step 5
+
+def _step5(w: str) -> str:
     if w.endswith("e"):
         stem = w[:-1]
         if _MGR1.search(stem) or (_MEQ1.search(stem) and not _CVC.search(stem)):
             w = stem
     if w.endswith("ll") and _MGR1.search(w):
         w = w[:-1]
-
-    if initial_y:
-        w = w[:1].lower() + w[1:]
     return w
 
 
@@ -312,7 +334,7 @@ def stem_rouge155_token(token: str) -> str:
 
 
 # --------------------------------------------------------------------------
-# Snowball (nltk)
+# Snowball: nltk's 16 languages and the snowballstemmer package's 34
 
 
 #: nltk's Snowball languages (nltk is pinned; tests check this list against it)
@@ -322,27 +344,85 @@ SNOWBALL_LANGUAGES = (
     "russian", "spanish", "swedish",
 )
 
+#: the ``snowballstemmer`` package's algorithms (pinned; tests check this list
+#: against it): 34 languages, plus Porter's original English algorithm and
+#: the Porter-style Dutch one that Snowball used before its 3.0 release
+SNOWBALLSTEMMER_LANGUAGES = (
+    "arabic", "armenian", "basque", "catalan", "czech", "danish", "dutch", "dutch_porter",
+    "english", "esperanto", "estonian", "finnish", "french", "german", "greek", "hindi",
+    "hungarian", "indonesian", "irish", "italian", "lithuanian", "nepali", "norwegian",
+    "persian", "polish", "porter", "portuguese", "romanian", "russian", "serbian", "sesotho",
+    "spanish", "swedish", "tamil", "turkish", "yiddish",
+)
 
-def _snowball_language(language: str) -> str:
-    lang = language.strip().lower()
-    if lang not in SNOWBALL_LANGUAGES:
+#: ISO 639-1 codes of the Snowball languages (``nb`` is Norwegian Bokmål,
+#: which Snowball's Norwegian stemmer is written for)
+SNOWBALL_ISO_CODES = {
+    "ar": "arabic", "hy": "armenian", "eu": "basque", "ca": "catalan", "cs": "czech",
+    "da": "danish", "nl": "dutch", "en": "english", "eo": "esperanto", "et": "estonian",
+    "fi": "finnish", "fr": "french", "de": "german", "el": "greek", "hi": "hindi",
+    "hu": "hungarian", "id": "indonesian", "ga": "irish", "it": "italian", "lt": "lithuanian",
+    "ne": "nepali", "no": "norwegian", "nb": "norwegian", "fa": "persian", "pl": "polish",
+    "pt": "portuguese", "ro": "romanian", "ru": "russian", "sr": "serbian", "st": "sesotho",
+    "es": "spanish", "sv": "swedish", "ta": "tamil", "tr": "turkish", "yi": "yiddish",
+}
+
+
+def _language_name(language: str, known: tuple[str, ...], family: str) -> str:
+    lang = language.strip().lower().replace("-", "_")
+    lang = SNOWBALL_ISO_CODES.get(lang, lang)
+    if lang not in known:
         raise UserError(
-            f"unknown Snowball stemmer language {language!r}{suggest(lang, SNOWBALL_LANGUAGES)}; "
-            f"use one of: {', '.join(SNOWBALL_LANGUAGES)}"
+            f"unknown Snowball stemmer language {language!r} in '{family}{language}'"
+            f"{suggest(lang, known)}; use one of: {', '.join(known)} (or their ISO 639-1 codes)"
         )
     return lang
 
 
+def _snowball_language(language: str) -> str:
+    return _language_name(language, tuple(sorted({*SNOWBALL_LANGUAGES, *SNOWBALLSTEMMER_LANGUAGES})),
+                          "snowball:")
+
+
+def _snowballstemmer_language(language: str) -> str:
+    return _language_name(language, SNOWBALLSTEMMER_LANGUAGES, "snowballstemmer:")
+
+
 def snowball_stemmer(language: str) -> Callable[[str], str]:
-    """A callable stemming one word with nltk's Snowball stemmer."""
+    """``snowball:<language>``: nltk's stemmer for nltk's 16 languages (the
+    numbers rouge2 always gave), the ``snowballstemmer`` package's for the others."""
     lang = _snowball_language(language)
+    if lang not in SNOWBALL_LANGUAGES:
+        return snowballstemmer_stemmer(lang)
     try:
-        from nltk.stem.snowball import SnowballStemmer
+        from nltk.stem.snowball import SnowballStemmer  # lazy: nltk takes seconds to import
     except ImportError as exc:  # pragma: no cover - depends on environment
         raise UserError(
             "Snowball stemming needs nltk; install it with 'pip install nltk'"
         ) from exc
     return SnowballStemmer(lang).stem
+
+
+def snowballstemmer_stemmer(language: str) -> Callable[[str], str]:
+    """``snowballstemmer:<language>``: the ``snowballstemmer`` package's stemmer."""
+    lang = _snowballstemmer_language(language)
+    try:
+        # lazy: loading a stemmer module is only needed when one is used
+        import snowballstemmer
+    except ImportError as exc:  # pragma: no cover - a core dependency
+        raise UserError("Snowball stemming needs snowballstemmer; "
+                        "install it with 'pip install snowballstemmer'") from exc
+    return snowballstemmer.stemmer(lang).stemWord
+
+
+def snowball_origin(name: str) -> str:
+    """Which package stems for the stemmer ``name`` (a canonical ``snowball:``/``snowballstemmer:``
+    name), with its version: what the signature records."""
+    from importlib.metadata import version
+
+    if name.startswith("snowball:") and name[len("snowball:"):] in SNOWBALL_LANGUAGES:
+        return f"nltk {version('nltk')}"
+    return f"snowballstemmer {version('snowballstemmer')}"
 
 
 # --------------------------------------------------------------------------
@@ -359,12 +439,27 @@ class Stemmer:
     min_length: int = 1
 
 
-STEMMERS: Registry = Registry("stemmer")
+def _exceptions_sha256(name: str) -> str:
+    """One hash of the four WordNet-2.0 exception lists the script's stemmer reads."""
+    return sha256_json([resource_sha256("rouge155", f) for f in EXCEPTION_FILES])
+
+
+def _nltk_version(name: str) -> str:
+    return f"nltk {importlib.metadata.version('nltk')}"
+
+
+#: stemmers by name (plugins: entry points ``rouge2.stemmers``)
+STEMMERS: Registry = Registry("stemmer", group="rouge2.stemmers")
 STEMMERS.add("none", None, "no stemming", aliases=("false", "no", "off"))
 STEMMERS.add("rouge155", Stemmer("rouge155", rouge155_stem, 4),
              "ROUGE-1.5.5's -m: WordNet-2.0 exceptions, then its Porter variant, tokens of 4+ characters",
-             aliases=("true", "porter-rouge155", "rouge-1.5.5"))
+             aliases=("true", "porter-rouge155", "rouge-1.5.5"), fingerprint=_exceptions_sha256)
 STEMMERS.add_family("snowball:", "snowball:<language>", _snowball_language,
                     lambda lang: Stemmer(f"snowball:{lang}", snowball_stemmer(lang), 1),
-                    "nltk's Snowball stemmer for <language>, every token",
-                    prefixes=("snowball-",))
+                    "Snowball stemmer for <language> (name or ISO code), every token: nltk's for "
+                    "its 16 languages, snowballstemmer's for the 20 others",
+                    prefixes=("snowball-",), fingerprint=snowball_origin)
+STEMMERS.add_family("snowballstemmer:", "snowballstemmer:<language>", _snowballstemmer_language,
+                    lambda lang: Stemmer(f"snowballstemmer:{lang}", snowballstemmer_stemmer(lang), 1),
+                    "the snowballstemmer package's stemmer for <language> (34 languages, name or "
+                    "ISO code), every token", fingerprint=snowball_origin)

@@ -6,6 +6,9 @@
   uses for its ``-s`` option (every line of the file is an entry, as in the
   script);
 * ``"rouge2-java"`` - the default list of the Java ROUGE 2.0 toolkit;
+* ``"iso:<code>"`` - the stopwords-iso list for ISO 639-1 language
+  ``<code>`` (58 languages, shipped with rouge2: no spaCy needed; entries
+  are lowercased with ``str.casefold`` as the ``unicode`` tokenizer does);
 * ``"spacy:<lang>"`` - spaCy's stopword list for language ``<lang>``
   (``spacy.lang.<lang>.stop_words.STOP_WORDS``; spaCy is imported only then);
 * a path (``str`` or ``os.PathLike``) to a UTF-8 text file with one word per
@@ -20,19 +23,22 @@ lowercase.
 
 from __future__ import annotations
 
+import gzip
 import importlib
+import importlib.metadata
+import json
 import os
 import re
 from functools import cache
 from pathlib import Path
 from typing import Union
 
-from rouge2.data import read_resource
+from rouge2.data import read_resource, resource_sha256, sha256_file
 from rouge2.errors import UserError
 from rouge2.files import check_regular, read_bytes
-from rouge2.registry import Registry
+from rouge2.registry import Registry, suggest
 
-__all__ = ["STOPWORDS", "canonical_stopwords", "load_stopwords"]
+__all__ = ["ISO_LANGUAGES", "STOPWORDS", "canonical_stopwords", "iso_stopwords", "load_stopwords"]
 
 StopwordSpec = Union[bool, str, "os.PathLike[str]", None]
 
@@ -93,6 +99,36 @@ def _spacy(lang: str) -> frozenset[str]:
     return frozenset(module.STOP_WORDS)
 
 
+@cache
+def _iso_table() -> dict[str, list[str]]:
+    data = read_resource("stopwords", "iso", "stopwords-iso.json.gz")
+    return json.loads(gzip.decompress(data).decode("utf-8"))
+
+
+#: the ISO 639-1 codes of the shipped stopwords-iso lists
+ISO_LANGUAGES: tuple[str, ...] = (
+    "af", "ar", "bg", "bn", "br", "ca", "cs", "da", "de", "el", "en", "eo", "es", "et", "eu", "fa",
+    "fi", "fr", "ga", "gl", "gu", "ha", "he", "hi", "hr", "hu", "hy", "id", "it", "ja", "ko", "ku",
+    "la", "lt", "lv", "mr", "ms", "nl", "no", "pl", "pt", "ro", "ru", "sk", "sl", "so", "st", "sv",
+    "sw", "th", "tl", "tr", "uk", "ur", "vi", "yo", "zh", "zu",
+)
+
+
+def _iso_language(code: str) -> str:
+    lang = code.strip().lower()
+    if lang not in ISO_LANGUAGES:
+        raise UserError(f"no stopwords-iso list for language {code!r} ('iso:{code}')"
+                        f"{suggest(lang, ISO_LANGUAGES)}; use one of the ISO 639-1 codes: "
+                        f"{', '.join(ISO_LANGUAGES)}")
+    return lang
+
+
+@cache
+def iso_stopwords(code: str) -> frozenset[str]:
+    """The stopwords-iso list for ``code``, each entry case-folded (as tokens are)."""
+    return frozenset(w.casefold() for w in _iso_table()[_iso_language(code)])
+
+
 def _from_file(path: Path) -> frozenset[str]:
     data = read_bytes(path, "stopword file")
     if data.startswith(b"\xef\xbb\xbf"):
@@ -113,15 +149,30 @@ def _from_file(path: Path) -> frozenset[str]:
     return frozenset(words)
 
 
+def _package_version(package: str) -> str:
+    try:
+        return f"{package} {importlib.metadata.version(package)}"
+    except importlib.metadata.PackageNotFoundError:
+        return f"{package} (not installed)"
+
+
+#: stopword lists by name; ``file:<path>`` names a word-list file
 STOPWORDS: Registry = Registry("stopword list")
 STOPWORDS.add("none", lambda: frozenset(), "no stopword removal", aliases=("false", "no", "off"))
 STOPWORDS.add("smart", _smart, "the SMART list ROUGE-1.5.5 removes with -s",
-              aliases=("true", "rouge155"))
-STOPWORDS.add("rouge2-java", _rouge2_java, "the Java ROUGE 2.0 default list", aliases=("java",))
+              aliases=("true", "rouge155"),
+              fingerprint=lambda name: resource_sha256("rouge155", "smart_common_words.txt"))
+STOPWORDS.add("rouge2-java", _rouge2_java, "the Java ROUGE 2.0 default list", aliases=("java",),
+              fingerprint=lambda name: resource_sha256("stopwords", "rouge2-java-default.txt"))
+STOPWORDS.add_family("iso:", "iso:<lang>", _iso_language, lambda lang: lambda: iso_stopwords(lang),
+                     "the stopwords-iso list for ISO 639-1 code <lang> (58 languages, shipped)",
+                     fingerprint=lambda name: resource_sha256("stopwords", "iso", "stopwords-iso.json.gz"))
 STOPWORDS.add_family("spacy:", "spacy:<lang>", _spacy_language, lambda lang: lambda: _spacy(lang),
-                     "spaCy's stopword list for language <lang>")
+                     "spaCy's stopword list for language <lang>",
+                     fingerprint=lambda name: _package_version("spacy"))
 STOPWORDS.add_family("file:", "<file path>", lambda path: str(Path(path).expanduser().resolve()),
-                     lambda path: lambda: _from_file(Path(path)), "one word a line, # comments")
+                     lambda path: lambda: _from_file(Path(path)), "one word a line, # comments",
+                     fingerprint=lambda name: sha256_file(name[len("file:"):]), capabilities={"path": True})
 
 
 def canonical_stopwords(spec: StopwordSpec) -> str:
@@ -150,7 +201,7 @@ def canonical_stopwords(spec: StopwordSpec) -> str:
             check_regular(path, "stopword file")  # a FIFO, a device: says which
         what = "is a folder" if path.is_dir() else "not found"
         raise UserError(f"stopword file {spec} {what}; give an existing file (one word a line) "
-                        f"or one of the named lists: smart, rouge2-java, spacy:<lang>")
+                        f"or one of the named lists: smart, rouge2-java, iso:<lang>, spacy:<lang>")
     raise STOPWORDS.unknown(spec, " or the path of an existing word-list file")
 
 

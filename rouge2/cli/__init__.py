@@ -6,10 +6,15 @@ with exit status 2, never a traceback.
 
 from __future__ import annotations
 
+import importlib
+import signal
 import sys
+import threading
+import warnings
 
 from rouge2._version import __version__
 from rouge2.errors import UserError
+from rouge2.registry import suggest
 
 USAGE = f"""usage: rouge2 <command> [options]
 
@@ -23,14 +28,26 @@ commands:
   rouge155-shim DIR                write DIR/ROUGE-1.5.5.pl for pyrouge / files2rouge
   correlate RESULTS --judgments F  correlations of a run's scores with human judgments, with intervals
   convert-properties FILE          print a YAML config equivalent to a Java ROUGE 2.0 rouge.properties
+  components [KIND]                list the measures, tokenizers, stemmers, ... rouge2 and its plugins have
   example [NAME]                   print a bundled example config (rouge2 example quickstart > run.yaml)
   docs [PAGE]                      print a page of the documentation (rouge2 docs options)
 
 Run 'rouge2 <command> -h' for a command's options, 'rouge2 docs' for the documentation.
 """
 
-COMMANDS = ("score", "run", "correlate", "rouge155", "rouge155-shim", "convert-properties", "example",
-            "docs")
+#: command -> (module, function); a command's module is imported only when it runs
+_COMMANDS = {
+    "score": ("rouge2.cli.score", "main"),
+    "run": ("rouge2.cli.run", "run_main"),
+    "correlate": ("rouge2.cli.correlate", "main"),
+    "rouge155": ("rouge2.cli.rouge155", "main"),
+    "rouge155-shim": ("rouge2.cli.shim", "main"),
+    "convert-properties": ("rouge2.cli.run", "convert_properties_main"),
+    "components": ("rouge2.cli.help", "components_main"),
+    "example": ("rouge2.cli.help", "example_main"),
+    "docs": ("rouge2.cli.help", "docs_main"),
+}
+COMMANDS = tuple(_COMMANDS)
 
 
 def _dispatch(argv: list[str]) -> int:
@@ -41,48 +58,16 @@ def _dispatch(argv: list[str]) -> int:
         print(f"rouge2 {__version__}")
         return 0
     command, rest = argv[0], argv[1:]
-    if command == "rouge155":
-        from rouge2.cli.rouge155 import main as rouge155_main
-
-        return rouge155_main(rest)
-    if command == "rouge155-shim":
-        from rouge2.cli.shim import main as shim_main
-
-        return shim_main(rest)
-    if command == "run":
-        from rouge2.cli.run import run_main
-
-        return run_main(rest)
-    if command == "convert-properties":
-        from rouge2.cli.run import convert_properties_main
-
-        return convert_properties_main(rest)
-    if command == "score":
-        from rouge2.cli.score import main as score_main
-
-        return score_main(rest)
-    if command == "correlate":
-        from rouge2.cli.correlate import main as correlate_main
-
-        return correlate_main(rest)
-    if command == "example":
-        from rouge2.cli.help import example_main
-
-        return example_main(rest)
-    if command == "docs":
-        from rouge2.cli.help import docs_main
-
-        return docs_main(rest)
-    from rouge2.registry import suggest
-
-    raise UserError(f"unknown command {command!r}{suggest(command, COMMANDS)}; use one of: "
-                    f"{', '.join(COMMANDS)} (see 'rouge2 -h')")
+    target = _COMMANDS.get(command)
+    if target is None:
+        raise UserError(f"unknown command {command!r}{suggest(command, COMMANDS)}; use one of: "
+                        f"{', '.join(COMMANDS)} (see 'rouge2 -h')")
+    module, function = target
+    return getattr(importlib.import_module(module), function)(rest)
 
 
 def _one_line_warnings() -> None:
     """Python warnings as one line on stderr (``rouge2: warning: ...``)."""
-    import warnings
-
     def show(message, category, filename, lineno, file=None, line=None):
         print(f"rouge2: warning: {message}", file=sys.stderr if file is None else file)
 
@@ -102,9 +87,6 @@ class Terminated(KeyboardInterrupt):
 def _terminate_like_interrupt() -> dict:
     """Install SIGTERM/SIGHUP handlers that raise :class:`Terminated`; return
     the previous handlers.  Only in the main thread (signal's rule)."""
-    import signal
-    import threading
-
     previous: dict = {}
     if threading.current_thread() is not threading.main_thread():
         return previous
@@ -128,8 +110,6 @@ def _terminate_like_interrupt() -> dict:
 
 
 def _restore(previous: dict) -> None:
-    import signal
-
     for sig, old in previous.items():
         try:
             signal.signal(sig, old)
@@ -138,8 +118,6 @@ def _restore(previous: dict) -> None:
 
 
 def _signal_name(signum: int) -> str:
-    import signal
-
     try:
         return signal.Signals(signum).name
     except ValueError:  # pragma: no cover
@@ -150,8 +128,6 @@ def main(argv: list[str] | None = None) -> int:
     """Run a command; user mistakes end as one line with status 2, an
     interruption (SIGINT, SIGTERM, SIGHUP) as one line with status 128 + the
     signal number, after the staged output files are deleted."""
-    import signal
-
     argv = list(sys.argv[1:] if argv is None else argv)
     _one_line_warnings()
     previous = _terminate_like_interrupt()
@@ -163,12 +139,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{prefix}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as exc:
-        signum = getattr(exc, "signum", signal.SIGINT)
-        if signum == signal.SIGINT:
-            print("rouge2: interrupted", file=sys.stderr)
-        else:
-            print(f"rouge2: stopped by {_signal_name(signum)}; no output file was changed",
-                  file=sys.stderr)
+        signum = getattr(exc, "signum", signal.SIGINT)  # Ctrl-C is SIGINT: the same line as the others
+        print(f"rouge2: stopped by {_signal_name(signum)}; no output file was changed", file=sys.stderr)
         return 128 + int(signum)
     except BrokenPipeError:
         return 0

@@ -14,11 +14,19 @@ import json
 import sys
 
 from rouge2.errors import UserError
+from rouge2.schemas import correlate_document
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
         raise UserError(f"{message} (see 'rouge2 correlate -h')")
+
+
+def _settings(args, spec) -> dict:
+    """The ``settings`` of the ``rouge2.correlate/1`` document."""
+    return {"results": args.results, "judgments": args.judgments, "levels": list(spec.levels),
+            "scores": list(spec.scores), "resampling": spec.resampling, "permutation": spec.permutation,
+            "resamples": spec.resamples, "confidence": spec.confidence, "seed": spec.seed}
 
 
 def main(argv: list[str]) -> int:
@@ -52,7 +60,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--confidence", type=float, default=0.95)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", action="store_true",
-                    help="print a JSON list (an object with correlations and comparisons with --compare)")
+                    help="print a rouge2.correlate/1 JSON document (settings, correlations, comparisons)")
     ap.add_argument("--csv", metavar="FILE", help="also write the correlations as CSV")
     args = ap.parse_args(argv)
     check_count(args.resamples, "--resamples", 1, MAX_RESAMPLES)
@@ -78,8 +86,7 @@ def main(argv: list[str]) -> int:
 
         atomic_write_text(args.csv, correlations_csv(rows))
     if args.json:
-        out = rows if not cmp_rows else {"correlations": rows, "comparisons": cmp_rows}
-        json.dump(out, sys.stdout, indent=1)
+        json.dump(correlate_document(_settings(args, spec), rows, cmp_rows), sys.stdout, indent=1)
         print()
     else:
         sys.stdout.write(format_correlations(rows, cmp_rows))

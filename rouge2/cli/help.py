@@ -1,4 +1,8 @@
-"""``rouge2 example NAME`` and ``rouge2 docs [PAGE]``: what a wheel installs, on demand.
+"""``rouge2 example NAME``, ``rouge2 docs [PAGE]`` and ``rouge2 components [KIND]``.
+
+The first two print what a wheel installs, on demand; ``components`` lists
+every registered component (rouge2's own and the plugins') from the
+registries, with its aliases, version, origin and summary.
 
 The example configs and the documentation are installed with the package
 (``rouge2.configs``, ``rouge2.docs``), so they are there however rouge2 was
@@ -8,13 +12,15 @@ input paths point at the installed sample data, so it runs from any folder.
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
+import json
 import re
 import sys
 from pathlib import Path
 
 from rouge2.errors import UserError
-from rouge2.registry import suggest
+from rouge2.registry import KINDS, Passport, Registry, find_kind, suggest
 
 _REPO = Path(__file__).resolve().parents[2]
 
@@ -94,8 +100,47 @@ def docs_main(argv: list[str]) -> int:
     name = argv[0][:-3] if argv[0].endswith(".md") else argv[0]
     if name.startswith("docs/"):
         name = name[len("docs/"):]
-    path = pages.get(name)
-    if path is None:
+    page = pages.get(name)
+    if page is None:
         raise UserError(f"no docs page {argv[0]!r}{suggest(name, list(pages))}; pages: {', '.join(pages)}")
-    sys.stdout.write(path.read_text(encoding="utf-8"))
+    sys.stdout.write(page.read_text(encoding="utf-8"))
+    return 0
+
+
+def _component_row(p: Passport) -> dict:
+    return {"name": p.name, "aliases": list(p.aliases), "examples": list(p.examples), "version": p.version,
+            "origin": p.origin, "summary": p.summary, "family": p.is_family}
+
+
+def _print_kind(registry: Registry) -> None:
+    plugins = f"; plugins: entry points {registry.group}" if registry.group else ""
+    print(f"{registry.kind}{plugins}")
+    rows = registry.passports()
+    width = max((len(p.name) for p in rows), default=0)
+    for p in rows:
+        also = [*p.aliases, *(e for e in p.examples if e != p.name)]
+        extra = f" (also: {', '.join(also)})" if also else ""
+        origin = "" if p.origin == "rouge2" else f" [{p.origin}]"
+        print(f"  {p.name:<{width}}  v{p.version:<3} {p.summary}{extra}{origin}")
+
+
+def components_main(argv: list[str]) -> int:
+    """``rouge2 components [KIND] [--json]``: the registered components."""
+    parser = argparse.ArgumentParser(
+        prog="rouge2 components",
+        description="List the components rouge2 knows by name (its own and the plugins'): measures, "
+                    "tokenizers, stemmers, stopword lists, synonym sources, taggers, ... with their "
+                    "aliases, versions, origins and summaries (rouge2 docs plugins).")
+    parser.add_argument("kind", nargs="?", help=f"one kind only: {', '.join(sorted(KINDS))}")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    args = parser.parse_args(argv)
+    registries = [find_kind(args.kind)] if args.kind else [KINDS[k] for k in sorted(KINDS)]
+    if args.json:
+        out = {r.kind: [_component_row(p) for p in r.passports()] for r in registries}
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+        return 0
+    for i, registry in enumerate(registries):
+        if i:
+            print()
+        _print_kind(registry)
     return 0

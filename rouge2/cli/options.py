@@ -13,47 +13,51 @@ import argparse
 import os
 from typing import Any
 
-from rouge2.analysis.sentences import SENTENCES
-from rouge2.analysis.stem import STEMMERS
-from rouge2.analysis.stopwords import STOPWORDS
-from rouge2.analysis.tokenize import TOKENIZERS
-from rouge2.scoring.options import Options
-from rouge2.stats.combine import MULTI_REFERENCE
-from rouge2.stats.prf import ROUNDING
+from rouge2.scoring.options import REGISTRY_OPTIONS, Options
 
 _UNSET = None
 
 
+def _names(option: str) -> str:
+    """The names an option takes, from its registry (``rouge2 components`` has their summaries)."""
+    return f"one of: {REGISTRY_OPTIONS[option].choices()}"
+
+
 def add_option_flags(parser: argparse.ArgumentParser) -> None:
     """Add ``--tokenizer``, ``--stem``, ... (every :class:`Options` field) to ``parser``."""
-    g = parser.add_argument_group("analysis and scoring options (rouge2 docs options)")
-    g.add_argument("--tokenizer", metavar="NAME", help=f"one of: {TOKENIZERS.choices()} (default rouge155)")
+    g = parser.add_argument_group("analysis and scoring options (rouge2 docs options; every name with "
+                                  "its summary: rouge2 components)")
+    g.add_argument("--language", metavar="CODE",
+                   help="ISO 639-1 code (zh, de, ...): that language's preset of tokenizer, stemmer, "
+                        "stopword list and tagger; other flags override it (rouge2 docs languages)")
+    g.add_argument("--tokenizer", metavar="NAME", help=f"{_names('tokenizer')} (default rouge155)")
     g.add_argument("--sentences", metavar="MODE",
-                   help=f"how a text splits into sentences for ROUGE-L/W: {SENTENCES.choices()} "
-                        f"(default lines)")
-    g.add_argument("--stem", nargs="?", const="rouge155", metavar="NAME",
-                   help=f"stem tokens (alone: rouge155, ROUGE-1.5.5's -m); one of: {STEMMERS.choices()}")
-    g.add_argument("--stopwords", nargs="?", const="smart", metavar="LIST",
-                   help=f"remove stopwords (alone: smart, ROUGE-1.5.5's -s); one of: "
-                        f"{STOPWORDS.choices()}")
+                   help=f"how a text splits into sentences for ROUGE-L/W: {_names('sentences')} (default lines)")
+    g.add_argument("--stem", nargs="?", const=True, metavar="NAME",
+                   help=f"stem tokens (alone: rouge155, ROUGE-1.5.5's -m, or the --language preset's); "
+                        f"{_names('stem')}")
+    g.add_argument("--stopwords", nargs="?", const=True, metavar="LIST",
+                   help=f"remove stopwords (alone: smart, ROUGE-1.5.5's -s, or the --language preset's); "
+                        f"{_names('stopwords')}")
     g.add_argument("--word-limit", metavar="N", help="keep the first N words of each text (-l)")
     g.add_argument("--byte-limit", metavar="N", help="keep the first N bytes of each text (-b)")
     g.add_argument("--synonyms", nargs="*", metavar="SOURCE",
-                   help="match synonyms (alone: wordnet); sources: wordnet and dictionary files")
+                   help=f"match synonyms (alone: wordnet); sources: {_names('synonyms')}, or a "
+                        f"dictionary file path")
     g.add_argument("--no-synonym-lemmas", dest="synonym_lemmas", action="store_const", const=False,
                    default=None, help="match synonyms on the words as written only, not on their "
                                       "base forms (screens ~ displays)")
     g.add_argument("--tagger", metavar="NAME",
-                   help="part-of-speech tagger for topic measures: spacy, spacy:<pipeline>, pretagged")
+                   help=f"part-of-speech tagger for topic measures: {_names('tagger')} (default spacy)")
     g.add_argument("--topic-auxiliaries", action="store_const", const=True, default=None,
                    help="count verb-tagged auxiliaries (is, was, has) as topic words")
     g.add_argument("--multi-reference", metavar="MODE",
-                   help=f"combining several references: {MULTI_REFERENCE.choices()} (default pooled)")
+                   help=f"combining several references: {_names('multi_reference')} (default pooled)")
     f = g.add_mutually_exclusive_group()
     f.add_argument("--alpha", metavar="A", help="F = PR/((1-A)P + AR), default 0.5 (F1)")
     f.add_argument("--beta", metavar="B", help="F-beta (alpha = 1/(1+B^2))")
     g.add_argument("--rounding", metavar="MODE",
-                   help=f"{ROUNDING.choices()}: rouge155 rounds R and P to 5 decimals per pair "
+                   help=f"{_names('rounding')}: rouge155 rounds R and P to 5 decimals per pair "
                         f"and F from them, as ROUGE-1.5.5 prints")
 
 
@@ -80,7 +84,7 @@ def add_threads_flag(parser: argparse.ArgumentParser) -> None:
 def option_values(args: argparse.Namespace) -> dict[str, Any]:
     """The option flags given on the command line, as ``Options.make`` keywords."""
     values: dict[str, Any] = {}
-    for key in ("tokenizer", "sentences", "stem", "stopwords", "word_limit", "byte_limit",
+    for key in ("language", "tokenizer", "sentences", "stem", "stopwords", "word_limit", "byte_limit",
                 "synonym_lemmas", "tagger", "topic_auxiliaries", "multi_reference", "alpha", "beta",
                 "rounding"):
         value = getattr(args, key, _UNSET)

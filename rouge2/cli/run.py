@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from rouge2.cli.options import add_threads_flag
 from rouge2.errors import UserError
@@ -59,6 +60,8 @@ def run_main(argv: list[str]) -> int:
     from rouge2.config.yaml_config import load_config
 
     cfg = load_config(args.config)
+    if not args.quiet:
+        _java_note(args.config)
     if args.check:
         from rouge2.run.runner import check
 
@@ -80,6 +83,16 @@ def run_main(argv: list[str]) -> int:
     progress = {"auto": None, "on": True, "off": False}[args.progress]
     run(cfg, progress=progress, jobs=args.jobs, overwrite=args.overwrite, threads=args.threads)
     return 0
+
+
+def _java_note(path: str) -> None:
+    """One line on stderr when the config was converted from a Java ROUGE 2.0 setup:
+    its numbers are not the jar's, and where that is explained."""
+    from rouge2.config.properties import JAVA_NUMBERS_NOTE, converted_from_java
+    from rouge2.config.validate import read_config_text
+
+    if converted_from_java(read_config_text(Path(path))):
+        print(f"rouge2 run: note: {JAVA_NUMBERS_NOTE}", file=sys.stderr)
 
 
 def convert_properties_main(argv: list[str]) -> int:

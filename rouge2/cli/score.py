@@ -8,12 +8,17 @@ Corpus mode (sacreBLEU-style), line-aligned files, one summary a line::
 
 prints the corpus mean R, P and F per measure with bootstrap intervals and
 the signature; with several ``-i`` files, one row per system, ranked, and a
-paired significance test of each against the first.  ``--json`` prints the
-same as JSON.
+paired significance test of each against the first.  ``--average rouge155``
+prints ROUGE-1.5.5's own ``Average_R/P/F`` (means of bootstrap resample
+means) instead of the plain means.  ``--json`` prints a ``rouge2.score/1``
+document (:mod:`rouge2.schemas`), the same shape in every mode.
 
 Single-pair mode (a whole file is one summary)::
 
     rouge2 score -c cand.txt -r ref1.txt ref2.txt
+
+which honours every flag that means something for one pair and refuses the
+others (intervals, tests, ``--average``) in one line.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +43,10 @@ class _Parser(argparse.ArgumentParser):
 
 
 def read_text(path: str, encoding: str = "utf-8") -> str:
-    return files.read_text(path, encoding, what="summary file").replace("\r\n", "\n")
+    text = files.read_text(path, encoding, what="summary file").replace("\r\n", "\n")
+    check_plain(path, text.split("\n", 64)[:64], "-c and -r with -c take plain text files (each "
+                "whole file is one summary)")
+    return text
 
 
 def _lines(path: str, encoding: str, what: str) -> list[str]:
@@ -51,6 +60,43 @@ def _lines(path: str, encoding: str, what: str) -> list[str]:
     if lines and lines[-1] == "":
         lines.pop()  # the newline ending the last line
     return lines
+
+
+#: what a file in a place for plain lines is refused for, and what to do instead
+_PLAIN_LINES = {
+    "reference file": "-r takes plain text, one reference a line; give JSONL rows "
+                      "({\"prediction\": ..., \"references\": [...]}) alone with -i rows.jsonl, without -r",
+    "prediction file": "with -r, -i takes plain text, one summary a line; give JSONL rows "
+                       "({\"prediction\": ..., \"references\": [...]}) alone with -i rows.jsonl, without -r",
+}
+_JSON_SUFFIXES = (".jsonl", ".ndjson", ".json")
+
+
+def looks_like_json(path: str, head: list[str]) -> str | None:
+    """Why ``path`` (its first lines ``head``) looks like JSON rather than plain
+    lines, or None: a JSON file name, or a first non-blank line that is a JSON
+    object (or opens a JSON document)."""
+    if path.lower().endswith(_JSON_SUFFIXES):
+        return f"its name ends in .{path.rsplit('.', 1)[-1]}"
+    first = next((line.strip() for line in head if line.strip()), "")
+    if first in ("{", "["):
+        return f"its first line is {first!r}"
+    if first.startswith("{") and first.endswith("}"):
+        try:
+            if isinstance(json.loads(first), dict):
+                return "its first line is a JSON object"
+        except (ValueError, RecursionError):
+            return None
+    return None
+
+
+def check_plain(path: str, head: list[str], what_to_do: str) -> None:
+    """Refuse a JSON-looking file where plain lines are expected (it would be
+    scored as text, its JSON source as the summaries)."""
+    found = looks_like_json("" if path == "-" else path, head)
+    if found:
+        shown = "standard input" if path == "-" else path
+        raise UserError(f"{shown} looks like JSON ({found}) and would be scored as plain text: {what_to_do}")
 
 
 def _jsonl(path: str, encoding: str) -> tuple[list[str], list[list[str]]]:
@@ -84,6 +130,8 @@ def _read_corpus(args) -> tuple[dict[str, list[str]], list[list[str]]]:
     if inputs == ["-"] and sys.stdin.isatty():
         raise UserError("no predictions: give -i FILE, or pipe them in (one summary a line)")
     ref_sets = [(p, _lines(p, args.encoding, "reference file")) for p in args.references]
+    for path, lines in ref_sets:
+        check_plain(path, lines[:64], _PLAIN_LINES["reference file"])
     n, first = len(ref_sets[0][1]), ref_sets[0][0]
     for path, lines in ref_sets[1:]:
         if len(lines) != n:
@@ -92,6 +140,7 @@ def _read_corpus(args) -> tuple[dict[str, list[str]], list[list[str]]]:
     systems: dict[str, list[str]] = {}
     for path in inputs:
         lines = _lines(path, args.encoding, "prediction file")
+        check_plain(path, lines[:64], _PLAIN_LINES["prediction file"])
         if len(lines) != n:
             raise UserError(f"{path} has {len(lines)} lines but {first} has {n}: predictions and "
                             f"references must be line-aligned (one summary a line)")
@@ -107,25 +156,99 @@ def _fmt(x: float) -> str:
     return f"{x:.5f}"
 
 
-def _count(n: int) -> str:
-    return f"{n} summar{'y' if n == 1 else 'ies'}"
+def _count(n: int, word: str = "summary", plural: str = "summaries") -> str:
+    return f"{n} {word if n == 1 else plural}"
 
 
-def _table(result, name: str | None = None) -> list[str]:
-    pct = f"{result.confidence * 100:g}%"
-    ci = bool(result.resamples)
-    rows = [["measure", "recall", "precision", "F"] + ([f"{pct} CI of F"] if ci else [])]
-    for m, per in result.scores.items():
-        lo, hi = per["fmeasure"]["ci"]
-        rows.append([m, _fmt(per["recall"]["mean"]), _fmt(per["precision"]["mean"]),
-                     _fmt(per["fmeasure"]["mean"])] + ([f"[{_fmt(lo)}, {_fmt(hi)}]"] if ci else []))
+# ---------------------------------------------------------------------------
+# what the scores are: plain means, or ROUGE-1.5.5's printed averages
+
+#: ``--average``: the plain mean over summaries, or the script's Average_X
+AVERAGES = ("mean", "rouge155")
+
+
+def script_averages_of(result, confidence: float) -> dict[str, dict[str, tuple[str, str, str]]]:
+    """ROUGE-1.5.5's ``Average_R/P/F`` of ``result`` with their intervals, as
+    ``rouge2 rouge155`` prints them: per measure and score ``(average, low,
+    high)`` (``%7.5f`` strings).  The summaries play the script's evaluations,
+    in input order; each one's R, P, F enter rounded to 5 decimals, as the
+    script prints them; ``result.resamples`` is ``-r``, ``confidence`` ``-c``/100."""
+    from rouge2.stats.bootstrap import script_averages
+
+    out = {}
+    for m in result.measures:
+        rows = {f"{i:012d}": tuple(float("%7.5f" % getattr(s[m], k)) for k in ("recall", "precision", "fmeasure"))
+                for i, s in enumerate(result.per_summary)}
+        a = script_averages(rows, result.resamples, round(confidence * 100, 9))
+        out[m] = {k: (a.avg[j].strip(), a.ci_low[j].strip(), a.ci_high[j].strip())
+                  for j, k in enumerate(("recall", "precision", "fmeasure"))}
+    return out
+
+
+def _shown(result, script, m: str) -> tuple[str, str, str, tuple[str, str] | None]:
+    """Recall, precision, F and the F interval of measure ``m`` as printed."""
+    if script is not None:
+        r, p, f = (script[m][k] for k in ("recall", "precision", "fmeasure"))
+        return r[0], p[0], f[0], (f[1], f[2])
+    per = result.scores[m]
+    ci = (_fmt(per["fmeasure"]["ci"][0]), _fmt(per["fmeasure"]["ci"][1])) if result.resamples else None
+    return _fmt(per["recall"]["mean"]), _fmt(per["precision"]["mean"]), _fmt(per["fmeasure"]["mean"]), ci
+
+
+def _what(result, script) -> str:
+    if script is None:
+        return ""
+    return (f"; ROUGE-1.5.5's Average_R/P/F: means of {result.resamples} bootstrap resample means "
+            f"of the rounded per-summary scores")
+
+
+def _aligned(rows: list[list[str]], left: int) -> list[str]:
+    """``rows`` (the first is the header) as aligned text, the first ``left`` columns to the left."""
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    out = [f"{name} ({_count(len(result))})" if name else _count(len(result))]
+    out = []
     for k, r in enumerate(rows):
-        out.append("  ".join(c.ljust(widths[i]) if i == 0 else c.rjust(widths[i]) for i, c in enumerate(r)).rstrip())
+        out.append("  ".join(c.ljust(widths[i]) if i < left else c.rjust(widths[i])
+                             for i, c in enumerate(r)).rstrip())
         if k == 0:
             out.append("  ".join("-" * w for w in widths))
     return out
+
+
+def _table(result, script=None) -> list[str]:
+    ci = result.resamples > 0
+    rows = [["measure", "recall", "precision", "F"] + ([f"{result.confidence * 100:g}% CI of F"] if ci else [])]
+    for m in result.measures:
+        r, p, f, interval = _shown(result, script, m)
+        rows.append([m, r, p, f] + ([f"[{interval[0]}, {interval[1]}]"] if interval else []))
+    return [_count(len(result)) + _what(result, script), *_aligned(rows, 1)]
+
+
+def _ranked_tables(results: dict, comparisons: list[dict], scripts: dict, args) -> list[str]:
+    names = list(results)
+    first = results[names[0]]
+    key = first.measures[0]
+    ranked = sorted(names, key=lambda n: -float(_shown(results[n], scripts.get(n), key)[2]))
+    out = [f"{len(names)} systems ranked by {key} F{_what(first, scripts.get(names[0]))}; p: paired "
+           f"{args.test} test of the per-summary F against {names[0]} ({args.test_resamples} resamples)"]
+    for m in first.measures:
+        out.append(f"\n{m}")
+        rows = [["rank", "system", "recall", "precision", "F"]
+                + ([f"{first.confidence * 100:g}% CI of F"] if first.resamples else []) + ["p"]]
+        for rank, n in enumerate(ranked, 1):
+            r, p, f, interval = _shown(results[n], scripts.get(n), m)
+            pv = next((c["p_value"] for c in comparisons if c["system"] == n and c["measure"] == m), None)
+            rows.append([str(rank), n, r, p, f] + ([f"[{interval[0]}, {interval[1]}]"] if interval else [])
+                        + ["baseline" if pv is None else f"{pv:.4f}"])
+        out.extend(_aligned(rows, 2))
+    return out
+
+
+def _system_entry(result, name: str, script) -> dict[str, Any]:
+    entry = result.system_entry(name)
+    for m, per in (script or {}).items():
+        for k, (avg, lo, hi) in per.items():
+            entry["scores"][m][k]["rouge155"] = {"average": float(avg), "ci": [float(lo), float(hi)]}
+    return entry
 
 
 def _per_summary(path: str, results: dict[str, Any]) -> None:
@@ -144,85 +267,151 @@ def _per_summary(path: str, results: dict[str, Any]) -> None:
                 f.write(json.dumps(row) + "\n")
 
 
-def corpus_main(args) -> int:
-    from rouge2.cli.options import option_values
-    from rouge2.scoring.evaluate import evaluate
+# ---------------------------------------------------------------------------
+# the flags
 
-    systems, refs = _read_corpus(args)
+
+#: corpus-only flags: their defaults (None in the parser, so -c can tell them given)
+_CORPUS_DEFAULTS = {"confidence": DEFAULT_CONFIDENCE, "resamples": DEFAULT_RESAMPLES, "seed": 0,
+                    "test": DEFAULT_TEST, "test_resamples": DEFAULT_TEST_RESAMPLES, "average": "mean"}
+
+
+def _flag(key: str) -> str:
+    return "--" + key.replace("_", "-")
+
+
+def _scoring_options(args, refs: list[list[str]]) -> dict[str, Any]:
+    """The option keywords of the flags, with the multi-reference note printed
+    (once, on stderr) when several references are combined by a mode the
+    user did not choose, and the script's rounding under ``--average rouge155``."""
+    from rouge2.cli.options import option_values
+    from rouge2.scoring.evaluate import multi_reference_note, reference_counts
+    from rouge2.scoring.options import Options
+
     kw = option_values(args)
-    results = {name: evaluate(preds, refs, args.measures, confidence=args.confidence,
-                              resamples=args.resamples, seed=args.seed, threads=args.threads, **kw)
-               for name, preds in systems.items()}
+    if args.average == "rouge155":
+        if "rounding" in kw and Options.make(rounding=kw["rounding"]).rounding != "rouge155":
+            raise UserError("--average rouge155 averages the per-summary scores rounded as ROUGE-1.5.5 "
+                            "prints them: drop --rounding (it is set to rouge155)")
+        kw["rounding"] = "rouge155"
+    if "multi_reference" not in kw:
+        kw["multi_reference"] = Options().multi_reference  # chosen here, so evaluate() does not warn again
+        nrefs = reference_counts(refs)
+        if nrefs is not None:
+            note = multi_reference_note(kw["multi_reference"], nrefs, "add --multi-reference max-f")
+            print(f"rouge2 score: note: {note}", file=sys.stderr)
+    return kw
+
+
+@contextmanager
+def _encoding_flag():
+    """An undecodable byte in a summary file names --encoding, the flag to set."""
+    try:
+        yield
+    except files.DecodeError as exc:
+        raise exc.with_setting("--encoding") from None
+
+
+def _progress(args):
+    from rouge2.run.progress import Progress
+
+    return Progress({"auto": None, "on": True, "off": False}[args.progress])
+
+
+def _print_document(first, systems: list[dict], comparisons: list[dict], mode: str, average: str) -> None:
+    json.dump(first.document(systems, comparisons, mode=mode, average=average), sys.stdout, indent=2)
+    print()
+
+
+def _comparisons(args, results: dict, progress) -> list[dict[str, Any]]:
+    """The paired test of each system against the first, per measure."""
     names = list(results)
     first = results[names[0]]
-    comparisons = []
-    if len(names) > 1:
+    out = []
+    phase = progress.phase("tests", (len(names) - 1) * len(first.measures), "tests", show=len(names) > 1)
+    with phase:
         for other in names[1:]:
             for m in first.measures:
-                c = compare([s[m] for s in results[other].per_summary],
-                            [s[m] for s in first.per_summary], test=args.test,
-                            resamples=args.test_resamples, seed=args.seed, label=f"{other}|{names[0]}|{m}")
-                comparisons.append({"system": other, "baseline": names[0], "measure": m, **c})
+                c = compare([s[m] for s in results[other].per_summary], [s[m] for s in first.per_summary],
+                            test=args.test, resamples=args.test_resamples, seed=args.seed,
+                            label=f"{other}|{names[0]}|{m}")
+                out.append({"system": other, "baseline": names[0], "measure": m, **c})
+                phase.tick()
+    return out
+
+
+def corpus_main(args) -> int:
+    from rouge2.scoring.evaluate import evaluate
+
+    for key, value in _CORPUS_DEFAULTS.items():
+        if getattr(args, key) is None:
+            setattr(args, key, value)
+    _check_corpus_flags(args)
+    with _encoding_flag():
+        systems, refs = _read_corpus(args)
+    kw = _scoring_options(args, refs)
+    progress = _progress(args)
+    results = {name: evaluate(preds, refs, args.measures, confidence=args.confidence,
+                              resamples=args.resamples, seed=args.seed, progress=progress,
+                              threads=args.threads, **kw)
+               for name, preds in systems.items()}
+    comparisons = _comparisons(args, results, progress)
+    scripts = ({n: script_averages_of(r, args.confidence) for n, r in results.items()}
+               if args.average == "rouge155" else {})
     if args.per_summary:
         _per_summary(args.per_summary, results)
+    first = next(iter(results.values()))
     if args.json:
-        if len(names) == 1:
-            out: dict[str, Any] = first.to_dict()
-        else:
-            out = {"systems": {n: r.to_dict() for n, r in results.items()},
-                   "comparisons": comparisons, "signature": first.signature}
-        json.dump(out, sys.stdout, indent=2)
-        print()
+        _print_document(first, [_system_entry(r, n, scripts.get(n)) for n, r in results.items()],
+                        comparisons, "corpus", args.average)
         return 0
-    if len(names) == 1:
-        print("\n".join(_table(first)))
-    else:
-        key = first.measures[0]
-        ranked = sorted(names, key=lambda n: -results[n].scores[key]["fmeasure"]["mean"])
-        print(f"{len(names)} systems ranked by {key} F; p: paired {args.test} test against "
-              f"{names[0]} ({args.test_resamples} resamples)")
-        for m in first.measures:
-            print(f"\n{m}")
-            head = ["rank", "system", "recall", "precision", "F", f"{first.confidence * 100:g}% CI of F", "p"]
-            rows = [head]
-            for rank, n in enumerate(ranked, 1):
-                per = results[n].scores[m]
-                lo, hi = per["fmeasure"]["ci"]
-                p = next((c["p_value"] for c in comparisons if c["system"] == n and c["measure"] == m), None)
-                rows.append([str(rank), n, _fmt(per["recall"]["mean"]), _fmt(per["precision"]["mean"]),
-                             _fmt(per["fmeasure"]["mean"]), f"[{_fmt(lo)}, {_fmt(hi)}]",
-                             "baseline" if n == names[0] else f"{p:.4f}"])
-            widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
-            for k, r in enumerate(rows):
-                print("  ".join(c.ljust(widths[i]) if i < 2 else c.rjust(widths[i])
-                                for i, c in enumerate(r)).rstrip())
-                if k == 0:
-                    print("  ".join("-" * w for w in widths))
+    lines = _table(first, scripts.get(next(iter(results)))) if len(results) == 1 else \
+        _ranked_tables(results, comparisons, scripts, args)
+    print("\n".join(lines))
     print(first.signature)
     return 0
 
 
-def pair_main(args) -> int:
-    from rouge2.cli.options import options_from_args
-    from rouge2.scoring.scorer import Scorer
+def _check_corpus_flags(args) -> None:
+    check_count(args.resamples, "--resamples", 0, MAX_RESAMPLES)
+    check_count(args.test_resamples, "--test-resamples", 1, MAX_TEST_RESAMPLES)
+    if args.average == "rouge155" and args.resamples < 1:
+        raise UserError("--average rouge155 is the mean of the script's bootstrap resamples: give "
+                        "--resamples 1 or more (ROUGE-1.5.5's -r; default 1000)")
 
-    scorer = Scorer(args.measures, options=options_from_args(args))
-    cand = read_text(args.candidate, args.encoding)
-    refs = [read_text(r, args.encoding) for r in args.references]
-    result = scorer.score(cand, refs)
+
+def pair_main(args) -> int:
+    """``-c``: one candidate file against whole reference files, as a one-summary corpus
+    without intervals (the same numbers as ``rouge2.score``)."""
+    from rouge2.scoring.evaluate import evaluate
+
+    given = [_flag(k) for k in _CORPUS_DEFAULTS if getattr(args, k) is not None]
+    if given:
+        raise UserError(f"-c scores one pair, with no corpus to resample or compare: "
+                        f"{', '.join(given)} {'does' if len(given) == 1 else 'do'} not apply; drop "
+                        f"{'it' if len(given) == 1 else 'them'}, or give line-aligned files with -i")
+    with _encoding_flag():
+        cand = read_text(args.candidate, args.encoding)
+        refs = [read_text(r, args.encoding) for r in args.references]
+    kw = _scoring_options(args, [refs])
+    result = evaluate([cand], [refs], args.measures, resamples=0, progress=_progress(args), **kw)
+    if args.per_summary:
+        _per_summary(args.per_summary, {args.candidate: result})
     if args.json:
-        json.dump({k: v._asdict() for k, v in result.items()}, sys.stdout, indent=2)
-        print()
+        _print_document(result, [result.system_entry(args.candidate)], [], "pair", "mean")
         return 0
-    width = max(len(k) for k in result)
+    scores = result.per_summary[0]
+    width = max(len(k) for k in scores)
     print(f"{'measure':<{width}}  {'recall':>8} {'precision':>9} {'F':>8}")
-    for name, s in result.items():
+    for name, s in scores.items():
         print(f"{name:<{width}}  {s.recall:8.5f} {s.precision:9.5f} {s.fmeasure:8.5f}")
+    print(result.signature)
     return 0
 
 
-def main(argv: list[str]) -> int:
+def _parser() -> argparse.ArgumentParser:
     from rouge2.cli.options import add_option_flags, add_threads_flag
+    from rouge2.measures import measure_forms
     from rouge2.scoring.scorer import DEFAULT_MEASURES
 
     ap = _Parser(prog="rouge2 score",
@@ -237,24 +426,37 @@ def main(argv: list[str]) -> int:
                          "(with -c: each file is one whole reference)")
     ap.add_argument("-c", "--candidate", metavar="FILE",
                     help="single-pair mode: the whole file is one candidate")
-    ap.add_argument("-m", "--measures", nargs="+", default=list(DEFAULT_MEASURES), metavar="NAME")
-    ap.add_argument("--encoding", default="utf-8")
-    ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    ap.add_argument("-m", "--measures", nargs="+", default=list(DEFAULT_MEASURES), metavar="NAME",
+                    help=f"measures to compute (default: {' '.join(DEFAULT_MEASURES)}), e.g. rouge-1 rouge-l "
+                         f"rouge-su4 rouge-w-1.2; rouge-score's rouge1, rougeL, rougeLsum are accepted "
+                         f"(rouge2 docs options); forms: {measure_forms()}")
+    ap.add_argument("--encoding", default="utf-8", metavar="NAME",
+                    help="text encoding of every input file and of standard input (default utf-8; "
+                         "a UTF-8 byte-order mark is accepted), e.g. latin-1, cp1252, utf-16")
+    ap.add_argument("--json", action="store_true",
+                    help="print a rouge2.score/1 JSON document instead of a table (rouge2 docs scoring)")
     ap.add_argument("--per-summary", metavar="FILE", help="write each summary's scores (JSONL)")
-    ap.add_argument("--confidence", type=float, default=DEFAULT_CONFIDENCE,
+    ap.add_argument("--average", choices=AVERAGES,
+                    help="mean (default): plain means over summaries; rouge155: ROUGE-1.5.5's printed "
+                         "Average_R/P/F and intervals (means of its bootstrap resample means)")
+    ap.add_argument("--confidence", type=float,
                     help=f"interval confidence (default {DEFAULT_CONFIDENCE})")
-    ap.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES,
+    ap.add_argument("--resamples", type=int,
                     help=f"bootstrap resamples (0: no intervals; default {DEFAULT_RESAMPLES})")
-    ap.add_argument("--seed", type=int, default=0, help="random seed of intervals and tests (default 0)")
-    ap.add_argument("--test", choices=TESTS, default=DEFAULT_TEST,
+    ap.add_argument("--seed", type=int, help="random seed of intervals and tests (default 0)")
+    ap.add_argument("--test", choices=TESTS,
                     help=f"paired test of each system against the first (several -i files; default {DEFAULT_TEST})")
-    ap.add_argument("--test-resamples", type=int, default=DEFAULT_TEST_RESAMPLES, metavar="N",
+    ap.add_argument("--test-resamples", type=int, metavar="N",
                     help=f"resamples of the paired test (default {DEFAULT_TEST_RESAMPLES})")
+    ap.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
+                    help="progress bars on stderr (scoring, bootstrap, tests): auto = only on a terminal")
     add_threads_flag(ap)
     add_option_flags(ap)
-    args = ap.parse_args(argv)
-    check_count(args.resamples, "--resamples", 0, MAX_RESAMPLES)
-    check_count(args.test_resamples, "--test-resamples", 1, MAX_TEST_RESAMPLES)
+    return ap
+
+
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
     if args.candidate:
         if args.input:
             raise UserError("give -c (one candidate file) or -i (line-aligned predictions), not both")

@@ -19,3 +19,7 @@ class CompatTypeError(UserError, TypeError):
 
 class SentenceDataMissing(UserError, LookupError):
     """``split_summaries=True`` needs nltk's Punkt data, which is not installed."""
+
+
+class MissingDependency(UserError, ImportError):
+    """An optional package the drop-in needs is not installed (numpy: the ``compat`` extra)."""

@@ -11,8 +11,10 @@ read as numbers the way Perl does (``perl_num``).
 from __future__ import annotations
 
 import math
+import os
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from rouge2.errors import UserError
 from rouge2.limits import MAX_NGRAM_RANGE, MAX_RESAMPLES
@@ -71,6 +73,9 @@ Reproduces the ROUGE-1.5.5 report for an XML settings file.
   -z FMT     SETTINGS is a file list (peer model1 ... per line) in FMT (SPL|SEE|ISI)
   -2 N       compute skip-bigrams with maximum gap N (negative: no limit)
   --jobs N   score in N processes (the same report; 0 = one per CPU core)
+  --language CODE
+             texts are UTF-8 in language CODE (ISO 639-1): its preset's
+             tokenizer, and its stemmer with -m and stopword list with -s
 """
 
 
@@ -78,7 +83,7 @@ Reproduces the ROUGE-1.5.5 report for an XML settings file.
 class Options:
     """The parsed command line, with the script's derived settings."""
 
-    raw: dict = field(default_factory=dict)   # letter -> text value or True
+    raw: dict[str, Any] = field(default_factory=dict)   # letter -> text value or True
     config: str = ""
     system_id: str | None = None
     all_systems: bool = False
@@ -104,26 +109,32 @@ class Options:
     average_mode: int = 0                      # -t
     data_dir: str | None = None
     help: bool = False
-    warnings: list = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
     jobs: int = 1                              # --jobs (rouge2's own option)
+    language: str = "none"                     # --language (rouge2's own option)
 
 
-def getopts(argv: list[str]) -> tuple[dict, list[str]]:
+#: rouge2's own long options (``--jobs N``, ``--language CODE``)
+LONG_OPTIONS = ("jobs", "language")
+
+
+def getopts(argv: list[str]) -> tuple[dict[str, Any], list[str]]:
     """Getopt::Std-style parse: returns ({letter: value-or-True}, rest)."""
-    opts: dict = {}
+    opts: dict[str, Any] = {}
     args = list(argv)
     while args:
         arg = args[0]
         if arg == "--":
             args.pop(0)
             break
-        if arg == "--jobs" or arg.startswith("--jobs="):  # rouge2's own long option
+        long_opt = next((n for n in LONG_OPTIONS if arg == f"--{n}" or arg.startswith(f"--{n}=")), None)
+        if long_opt is not None:  # rouge2's own long options
             args.pop(0)
-            if arg == "--jobs":
+            if arg == f"--{long_opt}":
                 if not args:
-                    raise UserError("option --jobs needs a value")
-                arg = "--jobs=" + args.pop(0)
-            opts["jobs"] = arg[len("--jobs="):]
+                    raise UserError(f"option --{long_opt} needs a value")
+                arg = f"--{long_opt}=" + args.pop(0)
+            opts[long_opt] = arg[len(f"--{long_opt}="):]
             continue
         if len(arg) < 2 or arg[0] != "-":
             break
@@ -163,19 +174,27 @@ def _jobs_value(text: str) -> int:
     if n < 0:
         raise UserError(f"option --jobs needs 0 (one per CPU core) or more, got {n}")
     if n == 0:
-        import os
-
         n = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     return n
 
 
 def parse_args(argv: list[str]) -> Options:
-    """Parse the command line like ROUGE-1.5.5.pl; UserError on mistakes."""
+    """Parse the command line like ROUGE-1.5.5.pl; UserError on mistakes
+    (checked in the order of the script's options, so the first mistake is named)."""
     raw, args = getopts(argv)
     o = Options(raw=raw)
     if raw.get("h") or raw.get("H"):
         o.help = True
         return o
+    _inputs(o, raw, args)
+    _lengths(o, raw)
+    _numbers(o, raw)
+    _scoring(o, raw)
+    return o
+
+
+def _inputs(o: Options, raw: dict[str, Any], args: list[str]) -> None:
+    """The settings file, the systems, the data folder, processes and the plain flags."""
     if not args:
         raise UserError("give the ROUGE settings file (use -h for help)")
     o.config = args[0]
@@ -191,11 +210,18 @@ def parse_args(argv: list[str]) -> Options:
     o.data_dir = raw.get("e")
     if "jobs" in raw:
         o.jobs = _jobs_value(raw["jobs"])
+    if "language" in raw:
+        from rouge2.scoring.options import normalize
+
+        o.language = normalize("language", raw["language"])
     o.print_per_eval = bool(raw.get("d"))
     o.stem = bool(raw.get("m"))
     o.remove_stopwords = bool(raw.get("s"))
     o.compute_lcs = not raw.get("x")
 
+
+def _lengths(o: Options, raw: dict[str, Any]) -> None:
+    """The length limit: -l words or -b bytes."""
     if "l" in raw and "b" in raw:
         raise UserError("give a length limit in words (-l) or in bytes (-b), not both")
     if "l" in raw:
@@ -203,6 +229,9 @@ def parse_args(argv: list[str]) -> Options:
     elif "b" in raw:
         o.byte_limit = _int_value("b", raw["b"], "bytes")
 
+
+def _numbers(o: Options, raw: dict[str, Any]) -> None:
+    """-c confidence, -w weight, -r resamples, -n ROUGE-N range, -2 skip distance."""
     if "c" in raw:
         o.confidence_text = raw["c"]
         o.confidence = perl_num(raw["c"])
@@ -227,13 +256,17 @@ def parse_args(argv: list[str]) -> Options:
         if math.isnan(n) or n >= MAX_NGRAM_RANGE + 1:
             raise UserError(f"option -n (ROUGE-1 .. ROUGE-N) needs a number from 1 to "
                             f"{MAX_NGRAM_RANGE}, got {raw['n']!r}")
-        o.ngram_max = int(math.floor(n)) if n >= 1 else 0
+        o.ngram_max = math.floor(n) if n >= 1 else 0
 
     if "2" in raw:
         o.skip_text = raw["2"]
         o.skip_distance = perl_num(raw["2"])
         if math.isnan(o.skip_distance):
             raise UserError(f"option -2 needs a number, got {raw['2']!r}")
+
+
+def _scoring(o: Options, raw: dict[str, Any]) -> None:
+    """-u/-U skip-bigram variants, -f model combination, -p alpha, -t averaging."""
     o.su_only = bool(raw.get("u"))
     o.s_and_su = bool(raw.get("U"))
 
@@ -254,4 +287,3 @@ def parse_args(argv: list[str]) -> Options:
         # the script divides by zero; checked here so nothing is printed first
         raise UserError(f"the number of bootstrap resamples (-r) must be from 1 to "
                         f"{MAX_RESAMPLES:,}, got {raw['r']!r}")
-    return o

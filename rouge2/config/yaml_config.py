@@ -23,6 +23,7 @@ from typing import Any
 import yaml
 
 from rouge2 import files
+from rouge2.analysis.languages import apply_preset
 from rouge2.analysis.stopwords import STOPWORDS
 from rouge2.config.validate import (
     Apply,
@@ -46,14 +47,17 @@ from rouge2.config.validate import (
 )
 from rouge2.errors import UserError
 from rouge2.io.inputs import INPUT_FORMATS, Columns, InputsConfig, compile_task_pattern
+from rouge2.io.topic_report import report_paths
 from rouge2.limits import MAX_RESAMPLES, MAX_TEST_RESAMPLES
-from rouge2.measures import MEASURE_FORMS
+from rouge2.measures import MEASURES, measure_forms
+from rouge2.pos.topics import TopicSelector
 from rouge2.registry import suggest
 from rouge2.scoring.options import Options, alpha_from_beta, normalize
 from rouge2.scoring.scorer import DEFAULT_MEASURES, canonical_measures
 from rouge2.stats.aggregate import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES
+from rouge2.stats.meta import MetaSpec, Metric
 from rouge2.stats.significance import DEFAULT_TEST, DEFAULT_TEST_RESAMPLES, TESTS
-from rouge2.synonyms.combine import SYNONYM_SOURCES
+from rouge2.synonyms.base import SYNONYM_SOURCES
 
 # ---------------------------------------------------------------------------
 # the result
@@ -214,8 +218,9 @@ class SynonymsKind(Kind):
     """``preprocess.synonyms``: false, true (WordNet), a source name or file path,
     inline groups, or a list mixing them."""
 
-    what: str = ("false, true (WordNet), wordnet, a dictionary file path (one comma-separated "
-                 "group a line), or a list of these and of inline groups such as [screen, display]")
+    what: str = ("false, true (WordNet), a synonym source name, a dictionary file path (one "
+                 "comma-separated group a line), or a list of these and of inline groups such as "
+                 "[screen, display]")
 
     def check(self, ctx, node, key):
         if is_bool(node) or is_null(node):
@@ -263,7 +268,7 @@ INPUTS = Section("inputs", {
     "format": Choice(INPUT_FORMATS),
     "path": PathKind("a path"),
     "encoding": Text("an encoding name such as utf-8"),
-    "sentences": _option("sentences", "lines, splitter or none"),
+    "sentences": _option("sentences", "a sentence splitting name"),
     "columns": Node(),  # checked below: it depends on the format
     "task_pattern": TaskPatternKind(),
 }, required=("format", "path"))
@@ -276,8 +281,9 @@ PREPROCESS = Section("preprocess", {
     "byte_limit": _option("byte_limit", "a whole number of bytes"),
     "synonyms": SynonymsKind(),
     "synonym_lemmas": _option("synonym_lemmas", "true or false"),
-    "tagger": _option("tagger", "spacy, spacy:<pipeline> or pretagged"),
+    "tagger": _option("tagger", "a tagger name"),
     "topic_auxiliaries": _option("topic_auxiliaries", "true or false"),
+    "language": _option("language", "an ISO 639-1 language code such as zh or de"),
 })
 
 COLUMNS = Section("inputs.columns", {
@@ -401,7 +407,7 @@ def _measures(ctx: Ctx, node: yaml.Node) -> tuple[str, ...]:
     items = ListOf(Text("a measure name", allow_numbers=False), scalar_ok=True).check(
         ctx, node, "measures") if not (isinstance(node, yaml.SequenceNode) and not node.value) else []
     if not items:
-        raise ctx.fail(node, f"measures: the list is empty; use {MEASURE_FORMS}")
+        raise ctx.fail(node, f"measures: the list is empty; use one of: {measure_forms()}")
     nodes = node.value if isinstance(node, yaml.SequenceNode) else [node]
     seen: list[str] = []
     for item_node, text in zip(nodes, items):
@@ -502,8 +508,6 @@ def _topic_report(ctx: Ctx, node: yaml.Node, out_dir: Path, measures: tuple[str,
         if "topics" in m:
             tnode = m["topics"][1]
             spec = Text("parts of speech such as nn|jj").check(ctx, tnode, "outputs.topic_report.topics")
-            from rouge2.pos.topics import TopicSelector
-
             try:
                 topics = str(TopicSelector.parse(spec)).lower()
             except UserError as exc:
@@ -512,7 +516,7 @@ def _topic_report(ctx: Ctx, node: yaml.Node, out_dir: Path, measures: tuple[str,
         base = _output_file(ctx, node, "outputs.topic_report", out_dir, TOPIC_REPORT_DEFAULT)
     if base is not None and base.suffix.lower() in (".html", ".htm", ".csv"):
         base = base.with_suffix("")
-    if topics is None and not any(m.startswith("rouge-topic") for m in measures):
+    if topics is None and not any(MEASURES.capability(m, "topic_tags") for m in measures):
         raise ctx.fail(node, "outputs.topic_report: the run has no topic measure to take the parts "
                              "of speech from; add one (e.g. \"rouge-topic-nn|jj\") or write "
                              "topic_report: {topics: nn|jj}")
@@ -529,8 +533,6 @@ def _rank_by(ctx: Ctx, c: Checked, measures: tuple[str, ...]) -> str | None:
     except UserError as exc:
         raise ctx.fail(node, f"outputs.rank_by: {exc}") from None
     if name not in measures:
-        from rouge2.registry import suggest
-
         raise ctx.fail(node, f"outputs.rank_by: {text!r} is not a measure of this run"
                              f"{suggest(name, measures)}; measures: {', '.join(measures)}")
     return name
@@ -573,8 +575,6 @@ def _outputs(ctx: Ctx, node: yaml.Node | None, measures: tuple[str, ...],
                                                f"outputs.{seen[p]}: {p}")
         seen[p] = name
     if files["topic_report"] is not None:
-        from rouge2.io.topic_report import report_paths
-
         for kind, p in report_paths(files["topic_report"]).items():
             if kind != "html" and p in seen:
                 raise ctx.fail(c.value_node(seen[p]), f"outputs.{seen[p]}: writes to {p}, which the "
@@ -584,8 +584,22 @@ def _outputs(ctx: Ctx, node: yaml.Node | None, measures: tuple[str, ...],
                          rank_by_score=c.get("rank_by_score", "fmeasure"), **files, **extra)
 
 
-def _options(ctx: Ctx, top: Checked, pre: Checked, sentences: str | None) -> Options:
+def _language_values(ctx: Ctx, pre: Checked) -> dict[str, Any]:
+    """``preprocess`` values with the ``language`` preset filled in (``stem: true`` and
+    ``stopwords: true`` mean the preset's stemmer and list)."""
     values: dict[str, Any] = dict(pre.values)
+    if values.get("language", "none") == "none":
+        return values
+    switched_on = {k for k in ("stem", "stopwords") if k in pre and ctx.value(pre.value_node(k)) is True}
+    given = {k: v for k, v in values.items() if k != "language" and k not in switched_on}
+    try:
+        return {**apply_preset(values["language"], given, switched_on), "language": values["language"]}
+    except UserError as exc:
+        raise ctx.fail(pre.value_node("stopwords"), f"preprocess.{exc}") from None
+
+
+def _options(ctx: Ctx, top: Checked, pre: Checked, sentences: str | None) -> Options:
+    values: dict[str, Any] = _language_values(ctx, pre)
     if sentences is not None:
         values["sentences"] = sentences
     for key in ("multi_reference", "rounding"):
@@ -625,7 +639,7 @@ def _variants(ctx: Ctx, node: yaml.Node, base: Options, base_pre: Checked,
             raise ctx.fail(knode, f"variants: {name!r} is not a usable variant name (no @ / | , allowed)")
         if name in dict(out):
             raise ctx.fail(knode, f"variants: {name!r} is given twice")
-        values: dict[str, Any] = dict(base_pre.values)
+        values: dict[str, Any] = _language_values(ctx, base_pre)
         if sentences is not None:
             values["sentences"] = sentences
         for key in ("multi_reference", "rounding", "alpha"):
@@ -637,7 +651,7 @@ def _variants(ctx: Ctx, node: yaml.Node, base: Options, base_pre: Checked,
             m = mapping(ctx, vnode, f"variants.{name}", VARIANT_KEYS)
             if "preprocess" in m:
                 pre = Section(f"variants.{name}.preprocess", PREPROCESS.fields).check(ctx, m["preprocess"][1])
-                values.update(pre.values)
+                values.update(_language_values(ctx, pre))
             if "multi_reference" in m:
                 values["multi_reference"] = _option("multi_reference", "pooled, best, average or max-f") \
                     .check(ctx, m["multi_reference"][1], f"variants.{name}.multi_reference")
@@ -662,10 +676,49 @@ def _variant_pairs(ctx: Ctx, node: yaml.Node, variants: tuple[tuple[str, Options
     return tuple(pairs)
 
 
+def _meta_measures(ctx: Ctx, c: Checked, measures: tuple[str, ...]) -> tuple[str, ...]:
+    """``meta_evaluation.measures``: some of the run's measures, by any of their names."""
+    try:
+        chosen = tuple(canonical_measures(c.get("measures")))
+    except UserError as exc:
+        raise ctx.fail(c.value_node("measures"), f"meta_evaluation.measures: {exc}") from None
+    for m in chosen:
+        if m not in measures:
+            raise ctx.fail(c.value_node("measures"), f"meta_evaluation.measures: {m!r} is not among "
+                                                     f"the run's measures: {', '.join(measures)}")
+    return chosen
+
+
+def _meta_metric(ctx: Ctx, item: yaml.Node, text: str, measures: tuple[str, ...], names: list[str]) -> Metric:
+    """One side of a ``meta_evaluation.compare`` pair: a metric of this run (and variant)."""
+    try:
+        m = Metric.parse(text)
+    except UserError as exc:
+        raise ctx.fail(item, f"meta_evaluation.compare: {exc}") from None
+    if m.measure not in measures:
+        raise ctx.fail(item, f"meta_evaluation.compare: {m}: {m.measure!r} is not among the "
+                             f"run's measures: {', '.join(measures)}")
+    if (m.variant is None) != (not names) or (m.variant is not None and m.variant not in names):
+        raise ctx.fail(item, f"meta_evaluation.compare: {m}: name a variant with @ "
+                             f"({', '.join(names)})" if names else
+                             f"meta_evaluation.compare: {m}: the run has no variants")
+    return m
+
+
+def _meta_compare(ctx: Ctx, c: Checked, measures: tuple[str, ...], names: list[str],
+                  compare_variants: tuple[tuple[str, str], ...]) -> tuple:
+    """``meta_evaluation.compare``; by default each compared pair of variants, every measure, on F."""
+    if "compare" in c:
+        cnode = c.get("compare")
+        raw = _system_pairs(ctx, cnode, "meta_evaluation.compare")
+        return tuple((_meta_metric(ctx, item, a, measures, names), _meta_metric(ctx, item, b, measures, names))
+                     for (a, b), item in zip(raw, cnode.value))
+    return tuple((Metric(m, "fmeasure", a), Metric(m, "fmeasure", b))
+                 for a, b in compare_variants for m in measures)
+
+
 def _meta(ctx: Ctx, node: yaml.Node, variants: tuple[tuple[str, Options], ...],
           measures: tuple[str, ...], compare_variants: tuple[tuple[str, str], ...]):
-    from rouge2.stats.meta import MetaSpec, Metric
-
     if is_null(node):
         return None
     c = META.check(ctx, node)
@@ -673,47 +726,17 @@ def _meta(ctx: Ctx, node: yaml.Node, variants: tuple[tuple[str, Options], ...],
     if not path.is_file():
         raise ctx.fail(c.value_node("judgments"), f"meta_evaluation.judgments: file not found: {path} "
                                                   f"(relative paths are resolved from the config's folder)")
-    names = [n for n, _ in variants]
     kw: dict[str, Any] = {"judgments": path}
     for key in ("dimensions", "levels", "scores"):
         if key in c:
             kw[key] = tuple(dict.fromkeys(c.get(key)))
     if "measures" in c:
-        try:
-            kw["measures"] = tuple(canonical_measures(c.get("measures")))
-        except UserError as exc:
-            raise ctx.fail(c.value_node("measures"), f"meta_evaluation.measures: {exc}") from None
-        for m in kw["measures"]:
-            if m not in measures:
-                raise ctx.fail(c.value_node("measures"), f"meta_evaluation.measures: {m!r} is not among "
-                                                         f"the run's measures: {', '.join(measures)}")
+        kw["measures"] = _meta_measures(ctx, c, measures)
     for key in ("resampling", "permutation", "resamples", "confidence", "seed"):
         if key in c:
             kw[key] = c.get(key)
-    pairs = []
-    if "compare" in c:
-        cnode = c.get("compare")
-        raw = _system_pairs(ctx, cnode, "meta_evaluation.compare")
-        for (a, b), item in zip(raw, cnode.value):
-            try:
-                ma, mb = Metric.parse(a), Metric.parse(b)
-            except UserError as exc:
-                raise ctx.fail(item, f"meta_evaluation.compare: {exc}") from None
-            for m in (ma, mb):
-                if m.measure not in measures:
-                    raise ctx.fail(item, f"meta_evaluation.compare: {m}: {m.measure!r} is not among the "
-                                         f"run's measures: {', '.join(measures)}")
-                if (m.variant is None) != (not names) or (m.variant is not None and m.variant not in names):
-                    raise ctx.fail(item, f"meta_evaluation.compare: {m}: name a variant with @ "
-                                         f"({', '.join(names)})" if names else
-                                         f"meta_evaluation.compare: {m}: the run has no variants")
-            pairs.append((ma, mb))
-    elif compare_variants:
-        # by default, each compared pair of variants, for every measure, on F
-        for a, b in compare_variants:
-            for m in kw.get("measures", measures):
-                pairs.append((Metric(m, "fmeasure", a), Metric(m, "fmeasure", b)))
-    kw["compare"] = tuple(pairs)
+    kw["compare"] = _meta_compare(ctx, c, kw.get("measures", measures), [n for n, _ in variants],
+                                  compare_variants)
     return MetaSpec(**kw)
 
 

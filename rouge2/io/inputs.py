@@ -346,8 +346,12 @@ def read_jsonl(cfg: InputsConfig) -> Iterator[InputItem]:
     for where, row in jsonl_objects(cfg.path, cfg.encoding):
         for key in (cols.task, cols.system, cols.candidate, ref_key):
             if key not in row:
+                if "doc_id" in row and "sys_summs" in row:  # the SummEval release's own layout
+                    raise UserError(f"{where}: the row has no field {key!r}; it looks like a SummEval row "
+                                    f"(doc_id, sys_summs): set inputs.format: summeval")
                 raise UserError(f"{where}: the row has no field {key!r} (set inputs.columns to the "
-                                f"field names used); fields in the row: {', '.join(map(str, row))}")
+                                f"field names used, or inputs.format: summeval for the SummEval file); "
+                                f"fields in the row: {', '.join(map(str, row))}")
         refs = row[ref_key]
         refs = refs if isinstance(refs, list) else [refs]
         names = None

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import cast
 from xml.dom import Node, minidom
 from xml.parsers import expat
 from xml.parsers.expat import ExpatError
@@ -32,7 +34,8 @@ MAX_XML_DEPTH = 64
 
 KNOWN_FORMATS = re.compile(r"^(SEE|ISI|SPL|SIMPLE)$", re.IGNORECASE)
 # Perl's \s on character strings (Unicode whitespace), plus \n
-_TRIM_CHARS = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+_TRIM_CHARS = ("\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+               "\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
 
 
 def _trim(s: str) -> str:
@@ -47,15 +50,15 @@ class Evaluation:
     peer_root: str | None = None
     model_root: str | None = None
     input_format: str | None = None
-    peers: dict = field(default_factory=dict)
-    model_ids: list = field(default_factory=list)
-    models: dict = field(default_factory=dict)
+    peers: dict[str, str] = field(default_factory=dict)
+    model_ids: list[str] = field(default_factory=list)
+    models: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
 class Settings:
-    evaluations: list                      # Evaluation, in first-seen order
-    peer_ids: list                         # every peer ID, in first-seen order
+    evaluations: list[Evaluation]          # in first-seen order
+    peer_ids: list[str]                    # every peer ID, in first-seen order
     base_dir: str                          # folder of the settings file
     file_list: bool = False                # read with -z
 
@@ -66,7 +69,7 @@ class Settings:
             return name
         return f"{ev.peer_root or ''}/{name}"
 
-    def model_paths(self, ev: Evaluation) -> list:
+    def model_paths(self, ev: Evaluation) -> list[str]:
         out = []
         for mid in ev.model_ids:
             name = ev.models.get(mid, "")
@@ -89,14 +92,14 @@ class Settings:
         return None
 
 
-def _attr(node, name: str, what: str, path: str) -> str:
+def _attr(node: minidom.Element, name: str, what: str, path: str) -> str:
     a = node.getAttributeNode(name)
     if a is None:
         raise UserError(f"{path}: <{node.nodeName}> has no {name} attribute ({what})")
     return a.value
 
 
-def _text_of(node) -> str | None:
+def _text_of(node: minidom.Element) -> str | None:
     """The last text child, trimmed (the script keeps the last one it sees)."""
     value = None
     for child in node.childNodes:
@@ -163,75 +166,96 @@ def read_settings(path: str) -> Settings:
         doc = minidom.parseString(data)
     except ExpatError as exc:
         raise UserError(f"settings file {path} is not valid XML: {exc}") from None
+    return _SettingsReader(path).read(doc)
 
-    evals: dict = {}
-    order: list = []
-    peer_ids: dict = {}
 
-    def need_eval(eval_id, tag):
-        if eval_id is None or eval_id not in evals:
-            raise UserError(f"{path}: <{tag}> outside an <EVAL> element")
-        return evals[eval_id]
+class _SettingsReader:
+    """Walks a settings document as ``readEvals`` does: pre-order, every node
+    once, without recursion; each element name the script knows has its handler."""
 
-    def walk(node, eval_id):
-        # one node; its children to visit are pushed on ``stack`` (pre-order)
-        if node.nodeType == Node.ELEMENT_NODE:
-            name = node.nodeName
-            upper = name.upper()
-            if upper == "EVAL":
-                eval_id = _attr(node, "ID", "the evaluation ID", path)
-                if eval_id not in evals:
-                    evals[eval_id] = Evaluation(eval_id)
-                    order.append(eval_id)
-                visit(node, eval_id)
-            elif upper == "INPUT-FORMAT":
-                fmt = _attr(node, "TYPE", "the input format", path)
-                if not KNOWN_FORMATS.match(fmt):
-                    raise UserError(f"{path}: unknown input type {fmt!r} (use SPL, SEE or ISI)")
-                need_eval(eval_id, name).input_format = fmt
-            elif upper == "PEER-ROOT":
-                text = _text_of(node)
-                if text is not None:
-                    need_eval(eval_id, name).peer_root = text
-            elif upper == "MODEL-ROOT":
-                text = _text_of(node)
-                if text is not None:
-                    need_eval(eval_id, name).model_root = text
-            elif upper == "PEERS":
-                for child in node.childNodes:
-                    if child.nodeType == Node.ELEMENT_NODE and child.nodeName.upper() == "P":
-                        pid = _attr(child, "ID", "the peer ID", path)
-                        peer_ids.setdefault(pid, None)
-                        ev = need_eval(eval_id, name)
-                        text = _text_of(child)
-                        if text is not None:
-                            ev.peers[pid] = text
-            elif upper == "MODELS":
-                for child in node.childNodes:
-                    if child.nodeType == Node.ELEMENT_NODE and child.nodeName.upper() == "M":
-                        mid = _attr(child, "ID", "the model ID", path)
-                        ev = need_eval(eval_id, name)
-                        ev.model_ids.append(mid)
-                        text = _text_of(child)
-                        if text is not None:
-                            ev.models[mid] = text
-            else:
-                visit(node, eval_id)
-        elif node.childNodes:
-            visit(node, eval_id)
+    def __init__(self, path: str):
+        self.path = path
+        self.evals: dict[str, Evaluation] = {}
+        self.order: list[str] = []
+        self.peer_ids: dict[str, None] = {}  # an ordered set
+        # nodes to visit, each with the ID of the EVAL it is in
+        self.stack: list[tuple[minidom.Node, str | None]] = []
+        self.handlers: dict[str, Callable[[minidom.Element, str | None], None]] = {
+            "EVAL": self._eval, "INPUT-FORMAT": self._input_format, "PEER-ROOT": self._peer_root,
+            "MODEL-ROOT": self._model_root, "PEERS": self._peers, "MODELS": self._models,
+        }
 
-    stack: list = [(doc, None)]
+    def read(self, doc: minidom.Document) -> Settings:
+        self.stack.append((doc, None))
+        while self.stack:
+            node, eval_id = self.stack.pop()
+            if node.nodeType == Node.ELEMENT_NODE:
+                element = cast(minidom.Element, node)
+                self.handlers.get(element.nodeName.upper(), self._visit)(element, eval_id)
+            elif node.childNodes:
+                self._visit(node, eval_id)
+        return Settings(
+            [self.evals[e] for e in self.order],
+            list(self.peer_ids),
+            os.path.dirname(os.path.abspath(self.path)),
+        )
 
-    def visit(node, eval_id):
-        stack.extend((child, eval_id) for child in reversed(node.childNodes))
+    def _visit(self, node: minidom.Node, eval_id: str | None) -> None:
+        """Visit the children of ``node`` next, in document order."""
+        self.stack.extend((child, eval_id) for child in reversed(node.childNodes))
 
-    while stack:
-        walk(*stack.pop())
-    return Settings(
-        [evals[e] for e in order],
-        list(peer_ids),
-        os.path.dirname(os.path.abspath(path)),
-    )
+    def _need_eval(self, eval_id: str | None, tag: str) -> Evaluation:
+        if eval_id is None or eval_id not in self.evals:
+            raise UserError(f"{self.path}: <{tag}> outside an <EVAL> element")
+        return self.evals[eval_id]
+
+    def _eval(self, node: minidom.Element, eval_id: str | None) -> None:
+        eval_id = _attr(node, "ID", "the evaluation ID", self.path)
+        if eval_id not in self.evals:
+            self.evals[eval_id] = Evaluation(eval_id)
+            self.order.append(eval_id)
+        self._visit(node, eval_id)
+
+    def _input_format(self, node: minidom.Element, eval_id: str | None) -> None:
+        fmt = _attr(node, "TYPE", "the input format", self.path)
+        if not KNOWN_FORMATS.match(fmt):
+            raise UserError(f"{self.path}: unknown input type {fmt!r} (use SPL, SEE or ISI)")
+        self._need_eval(eval_id, node.nodeName).input_format = fmt
+
+    def _peer_root(self, node: minidom.Element, eval_id: str | None) -> None:
+        text = _text_of(node)
+        if text is not None:
+            self._need_eval(eval_id, node.nodeName).peer_root = text
+
+    def _model_root(self, node: minidom.Element, eval_id: str | None) -> None:
+        text = _text_of(node)
+        if text is not None:
+            self._need_eval(eval_id, node.nodeName).model_root = text
+
+    def _peers(self, node: minidom.Element, eval_id: str | None) -> None:
+        for child in _children(node, "P"):
+            pid = _attr(child, "ID", "the peer ID", self.path)
+            self.peer_ids.setdefault(pid, None)
+            ev = self._need_eval(eval_id, node.nodeName)
+            text = _text_of(child)
+            if text is not None:
+                ev.peers[pid] = text
+
+    def _models(self, node: minidom.Element, eval_id: str | None) -> None:
+        for child in _children(node, "M"):
+            mid = _attr(child, "ID", "the model ID", self.path)
+            ev = self._need_eval(eval_id, node.nodeName)
+            ev.model_ids.append(mid)
+            text = _text_of(child)
+            if text is not None:
+                ev.models[mid] = text
+
+
+def _children(node: minidom.Element, name: str) -> Iterator[minidom.Element]:
+    """The child elements named ``name`` (case-insensitive), in order."""
+    for child in node.childNodes:
+        if child.nodeType == Node.ELEMENT_NODE and child.nodeName.upper() == name:
+            yield child
 
 
 def read_file_list(path: str, fmt: str, system_id: str) -> Settings:

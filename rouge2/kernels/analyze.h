@@ -124,15 +124,22 @@ wt_grow(WordTable *t)
     return wt_resize(t, t->size ? t->size * 2 : 1 << 12);
 }
 
-/* FNV-1a of a word's bytes, mixed: the hash every word table uses. */
+/* FNV-1a of a word's bytes (word_hash_raw), mixed (word_hash): the hash
+   every word table uses. */
 static inline uint64_t
-word_hash(const char *p, Py_ssize_t n)
+word_hash_raw(const char *p, Py_ssize_t n)
 {
     uint64_t h = 0xCBF29CE484222325ULL; /* FNV_OFFSET */
     Py_ssize_t k;
     for (k = 0; k < n; k++)
         h = (h ^ (unsigned char)p[k]) * 0x100000001B3ULL; /* FNV_PRIME */
-    return mix64(h);
+    return h;
+}
+
+static inline uint64_t
+word_hash(const char *p, Py_ssize_t n)
+{
+    return mix64(word_hash_raw(p, n));
 }
 
 /* Add word p[0:n] (hash h) at slot s, known to be free; its id, or
@@ -250,16 +257,17 @@ enum { SENT_LINES = 0, SENT_SPLITTER = 1, SENT_NONE = 2 };
 typedef struct {
     int tokenizer, sentences, byte_text;
     Py_ssize_t word_limit, byte_limit;
-    PyObject *tokenize; /* borrowed */
+    PyObject *defs; /* borrowed: unitok.h's (word_label, grapheme_class, category, normalize) */
+    PyObject *raw;  /* borrowed: text -> (flat, sentences, aliased), the Python definition */
 } ASpec;
 
 static int
 aspec_load(PyObject *spec, ASpec *sp)
 {
-    PyObject *raw = NULL; /* the Python definition: for the Python kernels */
+    sp->raw = Py_None;
     if (!PyTuple_Check(spec) ||
         !PyArg_ParseTuple(spec, "iinnpO|O", &sp->tokenizer, &sp->sentences, &sp->word_limit,
-                          &sp->byte_limit, &sp->byte_text, &sp->tokenize, &raw))
+                          &sp->byte_limit, &sp->byte_text, &sp->defs, &sp->raw))
         return -1;
     if (sp->tokenizer < TOK_ROUGE155 || sp->tokenizer > TOK_CHARACTER || sp->sentences < SENT_LINES ||
         sp->sentences > SENT_NONE || sp->word_limit < 0 || sp->byte_limit < 0 ||
@@ -267,20 +275,25 @@ aspec_load(PyObject *spec, ASpec *sp)
         PyErr_SetString(PyExc_ValueError, "bad analysis spec");
         return -1;
     }
-    if (sp->tokenizer != TOK_ROUGE155 && !PyCallable_Check(sp->tokenize)) {
-        PyErr_SetString(PyExc_TypeError, "the analysis spec needs the tokenizer function");
+    if (sp->tokenizer != TOK_ROUGE155 && (!PyTuple_Check(sp->defs) || PyTuple_GET_SIZE(sp->defs) != 4)) {
+        PyErr_SetString(PyExc_TypeError, "the analysis spec needs the tokenizer's definitions");
+        return -1;
+    }
+    if (sp->tokenizer == TOK_CHARACTER && (sp->word_limit || sp->byte_limit) && !PyCallable_Check(sp->raw)) {
+        PyErr_SetString(PyExc_TypeError, "the analysis spec needs the analyzer's definition");
         return -1;
     }
     return 0;
 }
 
-/* Whether C tokenizes this text itself (otherwise the Python tokenizer
-   does, with the GIL held): every rouge155 text; for unicode, ASCII texts,
-   where its tokens are rouge155's. */
+/* Whether C tokenizes this text itself without Python (else unitok.h does,
+   with the GIL held): every rouge155 text, and the ASCII texts of the
+   others (unicode's tokens are rouge155's there, character's each letter
+   and digit). */
 static int
 c_tokenizes(const ASpec *sp, const UText *u)
 {
-    return sp->tokenizer == TOK_ROUGE155 || (sp->tokenizer == TOK_UNICODE && u->ascii);
+    return sp->tokenizer == TOK_ROUGE155 || u->ascii;
 }
 
 /* ------------------------------------------------------------------ */
@@ -382,9 +395,14 @@ push_built(AState *st, Py_ssize_t n, uint64_t h)
    digits, lowercased; every other character separates them.  One pass:
    each word is lowercased, copied and hashed as it is read. */
 static int
-emit_c(AState *st, const UText *u, Py_ssize_t a, Py_ssize_t b)
+emit_chars(AState *st, const UText *u, Py_ssize_t a, Py_ssize_t b);
+
+static int
+emit_c(AState *st, const ASpec *sp, const UText *u, Py_ssize_t a, Py_ssize_t b)
 {
     const unsigned char *table = WORD_TABLE;
+    if (sp->tokenizer == TOK_CHARACTER)
+        return emit_chars(st, u, a, b);
     /* at most one token per two characters, a word at most b - a bytes */
     if (raw_reserve((void **)&st->ids, &st->idcap, st->nids + (b - a + 1) / 2 + 1, sizeof(int32_t),
                     1 << 12) < 0 ||
@@ -429,48 +447,48 @@ emit_c(AState *st, const UText *u, Py_ssize_t a, Py_ssize_t b)
     return 0;
 }
 
-/* The Python tokenizer's tokens of characters [a, b) (GIL held). */
+/* character's tokens of ASCII characters [a, b): each letter and digit,
+   lowercased (NFKC and case folding change nothing else there). */
+static int
+emit_chars(AState *st, const UText *u, Py_ssize_t a, Py_ssize_t b)
+{
+    Py_ssize_t i;
+    if (raw_reserve((void **)&st->ids, &st->idcap, st->nids + (b - a), sizeof(int32_t), 1 << 12) < 0 ||
+        raw_reserve((void **)&st->word, &st->wcap, 2, 1, 64) < 0)
+        return fail(st, A_NOMEM);
+    for (i = a; i < b; i++) {
+        Py_UCS4 ch = UC(u, i);
+        unsigned char c = ch < 128 ? WORD_TABLE[ch] : 0;
+        if (c) {
+            st->word[0] = (char)c;
+            if (push_built(st, 1, (FNV_OFFSET ^ c) * FNV_PRIME) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+#include "unitok.h"
+
+/* The tokens of a str through unitok.h (GIL held). */
+static int
+emit_str(AState *st, const ASpec *sp, PyObject *part)
+{
+    return sp->tokenizer == TOK_UNICODE ? unicode_tokens_c(st, sp->defs, part)
+                                        : character_tokens_c(st, sp->defs, part);
+}
+
+/* The tokens of characters [a, b) of a text C does not tokenize alone. */
 static int
 emit_python(AState *st, const ASpec *sp, const UText *u, Py_ssize_t a, Py_ssize_t b)
 {
-    PyObject *part, *toks;
-    Py_ssize_t k, n;
-    int rc = 0;
-    if (a == 0 && b == u->len) {
-        part = u->obj;
-        Py_INCREF(part);
-    }
-    else {
-        part = PyUnicode_Substring(u->obj, a, b);
-        if (part == NULL)
-            return fail(st, A_PYERR);
-    }
-    toks = PyObject_CallOneArg(sp->tokenize, part);
+    PyObject *part = (a == 0 && b == u->len) ? (Py_INCREF(u->obj), u->obj)
+                                             : PyUnicode_Substring(u->obj, a, b);
+    int rc;
+    if (part == NULL)
+        return fail(st, A_PYERR);
+    rc = emit_str(st, sp, part);
     Py_DECREF(part);
-    if (toks == NULL)
-        return fail(st, A_PYERR);
-    if (!PyList_Check(toks)) {
-        Py_DECREF(toks);
-        PyErr_SetString(PyExc_TypeError, "a tokenizer must return a list of str");
-        return fail(st, A_PYERR);
-    }
-    n = PyList_GET_SIZE(toks);
-    for (k = 0; k < n && rc == 0; k++) {
-        PyObject *t = PyList_GET_ITEM(toks, k);
-        Py_ssize_t len;
-        const char *p;
-        if (!PyUnicode_Check(t)) {
-            PyErr_SetString(PyExc_TypeError, "a tokenizer must return a list of str");
-            rc = fail(st, A_PYERR);
-            break;
-        }
-        p = PyUnicode_AsUTF8AndSize(t, &len);
-        if (p == NULL)
-            rc = fail(st, A_PYERR);
-        else
-            rc = push_word(st, p, len);
-    }
-    Py_DECREF(toks);
     return rc;
 }
 
@@ -479,7 +497,7 @@ emit_range(AState *st, const ASpec *sp, const UText *u, Py_ssize_t a, Py_ssize_t
 {
     if (a >= b)
         return 0;
-    return c_tokenizes(sp, u) ? emit_c(st, u, a, b) : emit_python(st, sp, u, a, b);
+    return c_tokenizes(sp, u) ? emit_c(st, sp, u, a, b) : emit_python(st, sp, u, a, b);
 }
 
 /* ------------------------------------------------------------------ */
@@ -674,16 +692,48 @@ segment(AState *st, const ASpec *sp, const UText *u)
     return seg_none(st, u);
 }
 
+/* character's tokens of the sentence string of pieces k0 .. k1-1 joined
+   with one space: a grapheme cluster of whitespace and a mark depends on
+   which whitespace it is, so the string is built as Python builds it. */
+static int
+emit_joined(AState *st, const ASpec *sp, const UText *u, Py_ssize_t k0, Py_ssize_t k1)
+{
+    PyObject *parts = PyList_New(k1 - k0), *sep = NULL, *joined = NULL;
+    Py_ssize_t k;
+    int rc = -1;
+    if (parts == NULL)
+        return fail(st, A_PYERR);
+    for (k = k0; k < k1; k++) {
+        PyObject *p = PyUnicode_Substring(u->obj, st->pieces[k].a, st->pieces[k].b);
+        if (p == NULL)
+            goto done;
+        PyList_SET_ITEM(parts, k - k0, p);
+    }
+    sep = PyUnicode_FromString(" ");
+    joined = sep == NULL ? NULL : PyUnicode_Join(sep, parts);
+    if (joined != NULL)
+        rc = emit_str(st, sp, joined);
+done:
+    if (rc < 0 && !st->err)
+        fail(st, A_PYERR);
+    Py_XDECREF(joined);
+    Py_XDECREF(sep);
+    Py_DECREF(parts);
+    return rc;
+}
+
 /* The tokens of sentence s.  Its pieces are consecutive in the text with
    only whitespace between them, which separates tokens for rouge155 and
    unicode alike: one range from the first piece to the last gives the
-   joined sentence's tokens. */
+   joined sentence's tokens (character joins them as Python does). */
 static int
 emit_sentence(AState *st, const ASpec *sp, const UText *u, Py_ssize_t s)
 {
     Py_ssize_t k0 = st->first[s], k1 = st->first[s + 1];
     if (k1 <= k0)
         return 0;
+    if (sp->tokenizer == TOK_CHARACTER && !u->ascii && k1 - k0 > 1)
+        return emit_joined(st, sp, u, k0, k1);
     return emit_range(st, sp, u, st->pieces[k0].a, st->pieces[k1 - 1].b);
 }
 
@@ -967,6 +1017,68 @@ alias_if_equal(AState *st, Py_ssize_t first_b, Py_ssize_t flat0, Py_ssize_t *fla
     st->nids = *flat_end;
 }
 
+/* Push the tokens of a list of str (GIL held). */
+static int
+push_list(AState *st, PyObject *toks)
+{
+    Py_ssize_t k;
+    if (!PyList_Check(toks)) {
+        PyErr_SetString(PyExc_TypeError, "the analyzer's definition must give lists of str");
+        return fail(st, A_PYERR);
+    }
+    for (k = 0; k < PyList_GET_SIZE(toks); k++) {
+        PyObject *t = PyList_GET_ITEM(toks, k);
+        Py_ssize_t len;
+        const char *p = PyUnicode_Check(t) ? PyUnicode_AsUTF8AndSize(t, &len) : NULL;
+        if (p == NULL) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_TypeError, "the analyzer's definition must give lists of str");
+            return fail(st, A_PYERR);
+        }
+        if (push_word(st, p, len) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The analyzer's own definition of text u (``raw(text) -> (flat tokens,
+   sentence tokens, aliased)``), laid out as analyze_one does (GIL held):
+   what character takes under a length limit for a non-ASCII text, where
+   the cut strings' grapheme clusters are simplest left to Python. */
+static int
+analyze_raw(AState *st, const ASpec *sp, const UText *u, Py_ssize_t *flat_end)
+{
+    PyObject *res = PyObject_CallOneArg(sp->raw, u->obj), *flat, *sents;
+    Py_ssize_t k;
+    int aliased, rc = 0;
+    if (res == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) { /* a lone surrogate under -b */
+            PyErr_Clear();
+            return fail(st, A_FALLBACK);
+        }
+        return fail(st, A_PYERR);
+    }
+    if (!PyArg_ParseTuple(res, "OOp", &flat, &sents, &aliased) || !PyList_Check(sents)) {
+        Py_DECREF(res);
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "the analyzer's definition must give (list, list, bool)");
+        return fail(st, A_PYERR);
+    }
+    if (!aliased)
+        rc = push_list(st, flat);
+    *flat_end = st->nids;
+    for (k = 0; k < PyList_GET_SIZE(sents) && rc == 0; k++) {
+        Py_ssize_t start = st->nids;
+        rc = push_list(st, PyList_GET_ITEM(sents, k));
+        if (rc == 0)
+            rc = close_sentence(st, start);
+    }
+    if (aliased)
+        *flat_end = st->nids;
+    Py_DECREF(res);
+    return rc;
+}
+
 /* Analyse text u; span gets (first sentence, end sentence, flat start,
    flat end). */
 static int
@@ -974,7 +1086,10 @@ analyze_one(AState *st, const ASpec *sp, const UText *u, int64_t *span)
 {
     Py_ssize_t first = st->nb, flat0 = st->nids, flat1;
     int rc;
-    if (sp->byte_limit) {
+    if (sp->tokenizer == TOK_CHARACTER && !u->ascii && (sp->word_limit || sp->byte_limit)) {
+        rc = analyze_raw(st, sp, u, &flat1);
+    }
+    else if (sp->byte_limit) {
         rc = analyze_bytes(st, sp, u, &flat1);
         if (rc == 0)
             alias_if_equal(st, first, flat0, &flat1);

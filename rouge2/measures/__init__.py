@@ -1,4 +1,8 @@
-"""Measures by name: one parser gives every measure its canonical name.
+"""Measures by name: :data:`MEASURES` gives every measure its canonical name.
+
+Each family registers itself beside its code (``ngram.py``, ``lcs.py``,
+``skipgram.py``, ``topic.py``; plugins through the ``rouge2.measures`` entry
+points); this module only reads the registry.
 
 Canonical names (used as result keys, CSV columns, JSON keys and in the
 signature, whatever spelling was asked for):
@@ -28,124 +32,45 @@ closest known spelling.
 
 from __future__ import annotations
 
-import math
-import re
+from typing import Any
 
 from rouge2.errors import UserError
-from rouge2.measures.base import Measure, PairStats
-from rouge2.measures.lcs import LCS, WLCS, format_weight
-from rouge2.measures.ngram import NGram
-from rouge2.measures.skipgram import SkipBigram
-from rouge2.registry import suggest
+from rouge2.measures.base import MEASURES, BatchSpec, Measure, PairStats, batch_spec, measure_capability
+from rouge2.measures.lcs import MAX_WEIGHT
+from rouge2.measures.ngram import MAX_N
 
-__all__ = ["MEASURE_FORMS", "Measure", "PairStats", "canonical_measure", "parse_measure"]
-
-#: the forms of measure names, for messages and docs
-MEASURE_FORMS = (
-    "rouge-<n> (rouge-1, rouge-2, ...), rouge-l, rouge-l-flat, rouge-w-<weight> (rouge-w-1.2), "
-    "rouge-s<k>, rouge-su<k> (rouge-su4), rouge-s*, rouge-su*, "
-    "rouge-topic-<tags>, rouge-topicuniq-<tags> (rouge-topic-nn|jj); "
-    "rouge-score's rouge1, rougeL, rougeLsum are accepted too"
-)
-
-#: the largest ROUGE-W weight.  The reference total is f applied twice, as
-#: ROUGE-1.5.5 does (f(sum of f(sentence length))), so it grows like
-#: k ** (weight ** 2) and must stay finite for any text length (k up to
-#: 2**31 words: (2**31) ** (5.5 ** 2) < 1e283 < 1.8e308, with room to add
-#: totals over evaluations); 32 let a 30-word reference overflow.
-MAX_WEIGHT = 5.5
-#: the largest n-gram size accepted (a larger n only ever finds no n-gram)
-MAX_N = 1_000_000
-
-_ALIASES = {
-    "rougel": "rouge-l-flat",
-    "rougelsum": "rouge-l",
-    "rouge-lsum": "rouge-l",
-    "rouge-w": "rouge-w-1.2",
-    "rougew": "rouge-w-1.2",
-}
-_N = re.compile(r"rouge-?(\d+)$")
-_W = re.compile(r"rouge-?w-?(\d+(?:\.\d*)?|\.\d+)$")
-_S = re.compile(r"rouge-?(su|s)-?(\d+|\*)$")
-_TOPIC = re.compile(r"rouge-?(topicuniq|topic)-(.+)$")
-
-#: spellings suggested by the did-you-mean
-_EXAMPLES = ("rouge-1", "rouge-2", "rouge-3", "rouge-4", "rouge-l", "rouge-l-flat", "rouge-w-1.2",
-             "rouge-s4", "rouge-su4", "rouge-s*", "rouge-su*", "rouge-topic-nn|jj",
-             "rouge-topicuniq-nn|jj", "rouge1", "rouge2", "rougeL", "rougeLsum")
+__all__ = ["MAX_N", "MAX_WEIGHT", "MEASURES", "MEASURE_FORMS", "BatchSpec", "Measure", "PairStats",
+           "batch_spec", "canonical_measure", "measure_capability", "measure_forms", "parse_measure"]
 
 
-def _unknown(name, why: str = "") -> UserError:
-    if not isinstance(name, str):
-        return UserError(f"a measure name must be text, got {name!r} ({type(name).__name__}); "
-                         f"use {MEASURE_FORMS}")
-    hint = suggest(name, {e.lower(): e for e in _EXAMPLES}) if not why else ""
-    detail = f": {why}" if why else ""
-    return UserError(f"unknown measure {name!r}{detail}{hint}; use {MEASURE_FORMS}")
+def measure_forms() -> str:
+    """The forms of measure names, for messages and docs (from :data:`MEASURES`)."""
+    return MEASURES.choices()
 
 
-def canonical_measure(name) -> str:
+def __getattr__(name: str) -> Any:
+    if name == "MEASURE_FORMS":  # read from the registry, which loads its modules lazily
+        return measure_forms()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def canonical_measure(name: Any) -> str:
     """The canonical name of measure ``name`` (see the module docstring)."""
     if isinstance(name, Measure):
         return name.name
     if not isinstance(name, str):
-        raise _unknown(name)
-    key = name.strip().lower().replace("_", "-")
-    key = _ALIASES.get(key, key)
-    if key in ("rouge-l", "rouge-l-flat"):
-        return key
-    m = _N.match(key)
-    if m:
-        n = int(m.group(1))
-        if n < 1:
-            raise _unknown(name, "the n-gram size must be at least 1")
-        if n > MAX_N:
-            raise _unknown(name, f"the n-gram size must be at most {MAX_N}")
-        return f"rouge-{n}"
-    m = _W.match(key)
-    if m:
-        weight = float(m.group(1))
-        if not (0 < weight <= MAX_WEIGHT) or not math.isfinite(weight):
-            raise _unknown(name, f"the ROUGE-W weight must be above 0 and at most {MAX_WEIGHT:g}")
-        return f"rouge-w-{format_weight(weight)}"
-    m = _S.match(key)
-    if m:
-        dist = m.group(2)
-        if dist != "*":
-            dist = str(int(dist))
-        return f"rouge-{m.group(1)}{dist}"
-    m = _TOPIC.match(key)
-    if m:
-        from rouge2.pos.topics import TopicSelector
-
-        try:
-            selector = TopicSelector.parse(m.group(2))
-        except UserError as exc:
-            raise _unknown(name, str(exc)) from None
-        return f"rouge-{m.group(1)}-{str(selector).lower()}"
-    raise _unknown(name)
+        raise UserError(f"a measure name must be text, got {name!r} ({type(name).__name__}); "
+                        f"use one of: {measure_forms()}")
+    return MEASURES.canonical(name)
 
 
-def parse_measure(name, **options) -> Measure:
-    """The measure called ``name``; a one-line :class:`UserError` for names it does not know."""
+def parse_measure(name: Any, **options: Any) -> Measure:
+    """The measure called ``name``, built by its family's factory; ``options``
+    are the :class:`~rouge2.scoring.options.Options` fields it declares
+    (capability ``options``), others are left out.  A one-line
+    :class:`UserError` for names it does not know."""
     if isinstance(name, Measure):
         return name
     canonical = canonical_measure(name)
-    if canonical == "rouge-l":
-        return LCS()
-    if canonical == "rouge-l-flat":
-        return LCS(flat=True)
-    m = _N.match(canonical)
-    if m:
-        return NGram(int(m.group(1)))
-    m = _W.match(canonical)
-    if m:
-        return WLCS(float(m.group(1)))
-    m = _S.match(canonical)
-    if m:
-        dist = None if m.group(2) == "*" else int(m.group(2))
-        return SkipBigram(dist, unigrams=m.group(1) == "su")
-    m = _TOPIC.match(canonical)
-    from rouge2.measures.topic import Topic
-
-    return Topic(m.group(2), unique=m.group(1) == "topicuniq", **options)
+    wanted = MEASURES.capability(canonical, "options", ())
+    return MEASURES.get(canonical, **{k: v for k, v in options.items() if k in wanted})

@@ -1,12 +1,29 @@
-"""What every measure shares: sufficient statistics and the F-measure.
+"""What every measure shares: sufficient statistics, and the registry of measures.
 
 A measure only has to say how to count one (candidate, reference) pair; all
 aggregation happens on :class:`PairStats`, never on text.
+
+:data:`MEASURES` holds every measure family, each registered beside its code
+(one module per family in ``rouge2.measures``; plugins through the
+``rouge2.measures`` entry points).  A family's ``match`` takes a spelling to
+the canonical name (result key, CSV column, JSON key, signature); its factory
+builds the :class:`Measure`.  Capabilities every measure family declares:
+
+``batch``           ``measure -> BatchSpec | None``: what the batch kernels
+                    count for this measure object (None: the per-pair path)
+``needs_tagger``    the measure reads part-of-speech tags
+``uses_sentences``  its numbers depend on the sentence splitting
+``default_score``   the score compared by default (``fmeasure``, ``recall``)
+``options``         the :class:`~rouge2.scoring.options.Options` fields its
+                    factory takes, by name (``topic_auxiliaries``)
+``topic_tags``      (topic measures) ``canonical name -> parts of speech``
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
+
+from rouge2.registry import Registry
 
 
 class PairStats(NamedTuple):
@@ -32,6 +49,47 @@ class PairStats(NamedTuple):
 ZERO = PairStats(0, 0, 0)
 
 
+class BatchSpec(NamedTuple):
+    """What the batch kernels count for one measure (capability ``batch``)."""
+
+    kind: str         # "ngram", "lcs", "lcs-flat", "wlcs", "skip"
+    n: int = 0        # the n-gram size; the largest skip (-1: any)
+    unigrams: int = 0  # skip-bigrams plus unigrams (ROUGE-SU)
+    weight: float = 0.0  # the ROUGE-W weight
+
+
+#: the largest n-gram size or skip distance the batch kernels take (C integers)
+MAX_KERNEL_N = 2 ** 31
+
+
+def measure_key(name: str) -> str:
+    """How measure names compare: case-insensitive, ``_`` read as ``-``."""
+    return name.strip().lower().replace("_", "-")
+
+
+#: every measure family by name (see the module docstring)
+MEASURES: Registry[Any] = Registry("measure", packages=("rouge2.measures",), group="rouge2.measures",
+                                   fold=measure_key)
+
+
+def measure_capability(measure: Any, key: str, default: Any = None) -> Any:
+    """Capability ``key`` of a measure name or :class:`Measure` object
+    (``default`` for a measure object no family registered)."""
+    name = measure.name if isinstance(measure, Measure) else measure
+    if isinstance(measure, Measure) and name not in MEASURES:
+        return default
+    return MEASURES.capability(name, key, default)
+
+
+def batch_spec(measure: Measure) -> BatchSpec | None:
+    """What the batch kernels count for ``measure``; None: the per-pair path
+    (a measure with synonyms, a family without a kernel, a custom object)."""
+    if getattr(measure, "relation", None) is not None or measure.name not in MEASURES:
+        return None
+    spec = MEASURES.capability(measure.name, "batch")
+    return spec(measure) if callable(spec) else None
+
+
 class Measure:
     """One ROUGE measure: counts a pair, turns counts into recall and precision."""
 
@@ -49,6 +107,10 @@ class Measure:
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         cls.plain_ratios = cls.recall is Measure.recall and cls.precision is Measure.precision
+
+    def prepare(self, analyzer, tagger=None) -> None:
+        """Attach the run's analyzer and tagger (measures that need a tagger;
+        the Scorer calls this)."""
 
     def use_synonyms(self, relation) -> None:
         """Let units match through ``relation`` as well as by equality."""

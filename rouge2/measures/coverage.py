@@ -40,11 +40,14 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from rouge2.errors import UserError
+from rouge2.measures.topic import Topic, annotate
+from rouge2.pos.tagger import load_tagger
+from rouge2.synonyms.matching import relation_for
 
 STATUSES = ("exact", "synonym", "missed", "added")
 #: one-letter codes of a reference topic word's status against one reference
@@ -58,7 +61,7 @@ Row = tuple[str, str, str, str, str, str]  # task, system, reference, topic, sta
 
 
 def assign(cand: Sequence[tuple[str, str]], ref: Sequence[tuple[str, str]],
-           related=None) -> dict[int, tuple[int, str]]:
+           related: Callable[[str, str], bool] | None = None) -> dict[int, tuple[int, str]]:
     """Maximum matching of distinct topic words with as many exact matches as possible.
 
     ``cand`` and ``ref`` are ``(stem, word)`` of the distinct topic words in
@@ -69,50 +72,85 @@ def assign(cand: Sequence[tuple[str, str]], ref: Sequence[tuple[str, str]],
     n, m = len(cand), len(ref)
     if not n or not m:
         return {}
-    ref_by_stem = {stem: j for j, (stem, _) in enumerate(ref)}
     # Nodes: 0 source, 1..n candidates, n+1..n+m references, n+m+1 sink.
     src, sink = 0, n + m + 1
-    to: list[int] = []
-    cap: list[int] = []
-    cost: list[int] = []
-    adj: list[list[int]] = [[] for _ in range(n + m + 2)]
-
-    def edge(a: int, b: int, c: int) -> None:
-        adj[a].append(len(to)); to.append(b); cap.append(1); cost.append(c)
-        adj[b].append(len(to)); to.append(a); cap.append(0); cost.append(-c)
-
+    net = _Network(n + m + 2)
     for i in range(n):
-        edge(src, 1 + i, 0)
+        net.edge(src, 1 + i, 0)
+    pair_edges = _pair_edges(net, cand, ref, related)
+    if not pair_edges:
+        return {}
+    for j in range(m):
+        net.edge(1 + n + j, sink, 0)
+    net.min_cost_flow(src, sink)
+    out: dict[int, tuple[int, str]] = {}
+    for e, (i, j, kind) in pair_edges.items():
+        if net.cap[e] == 0:  # used
+            out[j] = (i, kind)
+    return dict(sorted(out.items()))
+
+
+def _pair_edges(net: _Network, cand: Sequence[tuple[str, str]], ref: Sequence[tuple[str, str]],
+                related: Callable[[str, str], bool] | None) -> dict[int, tuple[int, int, str]]:
+    """The candidate -> reference edges (exact cost 0, synonym cost 1), in a
+    deterministic order: ``{edge: (cand_index, ref_index, kind)}``."""
+    n = len(cand)
+    ref_by_stem = {stem: j for j, (stem, _) in enumerate(ref)}
     pair_edges: dict[int, tuple[int, int, str]] = {}
-    any_pair = False
     for i, (stem, word) in enumerate(cand):
         j = ref_by_stem.get(stem)
         if j is not None:
-            pair_edges[len(to)] = (i, j, "exact")
-            edge(1 + i, 1 + n + j, 0)
-            any_pair = True
+            pair_edges[net.edge(1 + i, 1 + n + j, 0)] = (i, j, "exact")
         if related is not None:
             for j2, (rstem, rword) in enumerate(ref):
                 if rstem != stem and related(word, rword):
-                    pair_edges[len(to)] = (i, j2, "synonym")
-                    edge(1 + i, 1 + n + j2, 1)
-                    any_pair = True
-    if not any_pair:
-        return {}
-    for j in range(m):
-        edge(1 + n + j, sink, 0)
+                    pair_edges[net.edge(1 + i, 1 + n + j2, 1)] = (i, j2, "synonym")
+    return pair_edges
 
-    # Successive shortest paths (Bellman-Ford / SPFA, deterministic order):
-    # each augmentation adds one match at the least extra synonym cost, so the
-    # final flow is a maximum matching of minimum cost.
-    size = n + m + 2
-    inf = float("inf")
-    while True:
-        dist = [inf] * size
-        via = [-1] * size
+
+class _Network:
+    """A flow network of unit-capacity edges with costs; edge ``e ^ 1`` is the
+    residual of edge ``e``."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.to: list[int] = []
+        self.cap: list[int] = []
+        self.cost: list[int] = []
+        self.adj: list[list[int]] = [[] for _ in range(size)]
+
+    def edge(self, a: int, b: int, c: int) -> int:
+        """Adds the edge a -> b of cost ``c`` (and its residual); returns its index."""
+        e = len(self.to)
+        self.adj[a].append(e); self.to.append(b); self.cap.append(1); self.cost.append(c)
+        self.adj[b].append(e + 1); self.to.append(a); self.cap.append(0); self.cost.append(-c)
+        return e
+
+    def min_cost_flow(self, src: int, sink: int) -> None:
+        """Successive shortest paths (Bellman-Ford / SPFA, deterministic order):
+        each augmentation adds one match at the least extra synonym cost, so the
+        final flow is a maximum matching of minimum cost."""
+        while True:
+            via = self._cheapest_path(src, sink)
+            if via is None:
+                break
+            b = sink
+            while b != src:
+                e = via[b]
+                self.cap[e] -= 1
+                self.cap[e ^ 1] += 1
+                b = self.to[e ^ 1]
+
+    def _cheapest_path(self, src: int, sink: int) -> list[int] | None:
+        """The edge into each node on a cheapest path from ``src`` with capacity
+        left (None when ``sink`` is unreachable)."""
+        to, cap, cost, adj = self.to, self.cap, self.cost, self.adj
+        inf = float("inf")
+        dist: list[float] = [inf] * self.size
+        via = [-1] * self.size
         dist[src] = 0
         queue = deque([src])
-        queued = [False] * size
+        queued = [False] * self.size
         queued[src] = True
         while queue:
             a = queue.popleft()
@@ -125,19 +163,7 @@ def assign(cand: Sequence[tuple[str, str]], ref: Sequence[tuple[str, str]],
                     if not queued[b]:
                         queued[b] = True
                         queue.append(b)
-        if dist[sink] == inf:
-            break
-        b = sink
-        while b != src:
-            e = via[b]
-            cap[e] -= 1
-            cap[e ^ 1] += 1
-            b = to[e ^ 1]
-    out: dict[int, tuple[int, str]] = {}
-    for e, (i, j, kind) in pair_edges.items():
-        if cap[e] == 0:  # used
-            out[j] = (i, kind)
-    return dict(sorted(out.items()))
+        return None if dist[sink] == inf else via
 
 
 # ---------------------------------------------------------------------------
@@ -217,9 +243,6 @@ class TopicCoverage:
     SPAN_CACHE = 256
 
     def __init__(self, scorer: Any, spec: str, auxiliaries: bool | None = None):
-        from rouge2.measures.topic import Topic
-        from rouge2.pos.tagger import load_tagger
-
         analyzer = getattr(scorer, "analyzer", None)
         if analyzer is None:
             raise UserError("outputs.topic_report: needs rouge2's own scorer (no analyzer found)")
@@ -239,8 +262,6 @@ class TopicCoverage:
                 self.relation = m.relation
                 break
         if self.relation is None and getattr(scorer, "synonyms", None) is not None:
-            from rouge2.synonyms.matching import relation_for
-
             key = analyzer.stem_token if analyzer.stems else None
             self.relation = relation_for(scorer.synonyms, None, key=key)
         self.analyzer = analyzer
@@ -254,8 +275,6 @@ class TopicCoverage:
         """(start, end, stem) of each topic token in ``text``: the tokens
         :meth:`Topic.units` counts (same tagging, selection, tokenizing,
         stopwords), located in the raw text."""
-        from rouge2.measures.topic import annotate
-
         a = self.analyzer
         stop = a._stopwords
         tokenize = a._tokenize
@@ -292,67 +311,87 @@ class TopicCoverage:
     # -- one pair ----------------------------------------------------------
     def pair(self, task: str, system: str, candidate: str, references: Sequence[str],
              reference_names: Sequence[str]) -> PairCoverage:
-        analyze = self.analyzer.analyze
-        units = self.measure.units
-        cand3 = _distinct(units(analyze(candidate, cache=False)))
-        cand = [(stem, word) for stem, word, _ in cand3]
-        related = self.relation.tok if self.relation is not None else None
+        cand3 = _distinct(self.measure.units(self.analyzer.analyze(candidate, cache=False)))
         result = PairCoverage(counts=dict.fromkeys(("reference", *STATUSES), 0), task=task,
                               system=system, candidate=candidate)
-        cand_exact = [0] * len(cand)
-        cand_syn = [0] * len(cand)
-        # union of the references' topic words: stem -> [word, upos, refs, exact refs, synonym refs]
-        ref_union: dict[str, list] = {}
+        union = _TaskTopics(len(cand3))
         for k, ref_text in enumerate(references):
             name = reference_names[k] if k < len(reference_names) else f"reference{k + 1}"
-            ref3 = _distinct(units(analyze(ref_text)))
-            ref = [(stem, word) for stem, word, _ in ref3]
-            match = assign(cand, ref, related)
-            used = {i for i, _ in match.values()}
-            local = dict.fromkeys(("reference", *STATUSES), 0)
-            codes = []
-            for j, (stem, word, upos) in enumerate(ref3):
-                local["reference"] += 1
-                entry = ref_union.get(stem)
-                if entry is None:
-                    entry = ref_union[stem] = [word, upos, 0, 0, 0]
-                entry[2] += 1
-                if j in match:
-                    i, kind = match[j]
-                    result.rows.append((task, system, name, word, kind, cand[i][1]))
-                    if kind == "exact":
-                        entry[3] += 1
-                        cand_exact[i] += 1
-                    else:
-                        entry[4] += 1
-                        cand_syn[i] += 1
-                else:
-                    kind = "missed"
-                    result.rows.append((task, system, name, word, kind, ""))
-                local[kind] += 1
-                codes.append(STATUS_CODE[kind])
-            for i, (stem, word) in enumerate(cand):
-                if i not in used:
-                    result.rows.append((task, system, name, word, "added", ""))
-                    local["added"] += 1
-            for key, v in local.items():
-                result.counts[key] += v
-            index = {stem: j for j, (stem, _, _) in enumerate(ref3)}
-            spans = [(s, e, index[stem]) for s, e, stem in self._reference_spans(ref_text)
-                     if stem in index]
-            result.references.append(ReferenceCoverage(name, ref_text, ref3, "".join(codes),
-                                                       spans, local))
-        for stem, (word, upos, n, ex, syn) in ref_union.items():
-            status = "exact" if ex else "synonym" if syn else "missed"
-            result.reference_topics.append((stem, word, upos, n, status))
-        cindex = {}
-        for i, (stem, word, upos) in enumerate(cand3):
-            status = "exact" if cand_exact[i] else "synonym" if cand_syn[i] else "added"
-            cindex[stem] = i
-            result.candidate_topics.append((stem, word, upos, cand_exact[i] + cand_syn[i], status))
+            result.references.append(self._against(result, union, cand3, name, ref_text))
+        result.reference_topics = union.reference_topics()
+        result.candidate_topics = union.candidate_topics(cand3)
+        cindex = {stem: i for i, (stem, _, _) in enumerate(cand3)}
         result.candidate_spans = [(s, e, cindex[stem]) for s, e, stem in self.spans(candidate)
                                   if stem in cindex]
         return result
+
+    def _against(self, result: PairCoverage, union: _TaskTopics, cand3: list[tuple[str, str, str]],
+                 name: str, ref_text: str) -> ReferenceCoverage:
+        """The candidate's topic words against one reference: its CSV rows and
+        counts go into ``result``, the statuses into ``union``."""
+        task, system = result.task, result.system
+        cand = [(stem, word) for stem, word, _ in cand3]
+        ref3 = _distinct(self.measure.units(self.analyzer.analyze(ref_text)))
+        related = self.relation.tok if self.relation is not None else None
+        match = assign(cand, [(stem, word) for stem, word, _ in ref3], related)
+        local = dict.fromkeys(("reference", *STATUSES), 0)
+        codes = []
+        for j, (stem, word, upos) in enumerate(ref3):
+            local["reference"] += 1
+            if j in match:
+                i, kind = match[j]
+                result.rows.append((task, system, name, word, kind, cand[i][1]))
+            else:
+                i, kind = -1, "missed"
+                result.rows.append((task, system, name, word, kind, ""))
+            union.reference_word(stem, word, upos, kind, i)
+            local[kind] += 1
+            codes.append(STATUS_CODE[kind])
+        used = {i for i, _ in match.values()}
+        for i, (_, word) in enumerate(cand):
+            if i not in used:
+                result.rows.append((task, system, name, word, "added", ""))
+                local["added"] += 1
+        for key, v in local.items():
+            result.counts[key] += v
+        index = {stem: j for j, (stem, _, _) in enumerate(ref3)}
+        spans = [(s, e, index[stem]) for s, e, stem in self._reference_spans(ref_text) if stem in index]
+        return ReferenceCoverage(name, ref_text, ref3, "".join(codes), spans, local)
+
+
+class _TaskTopics:
+    """Task-level statuses of a pair's topic words, over its references."""
+
+    def __init__(self, n_candidate: int):
+        # stem -> [word, upos, refs, exact refs, synonym refs], in order of first occurrence
+        self.reference: dict[str, list[Any]] = {}
+        self.cand_exact = [0] * n_candidate
+        self.cand_syn = [0] * n_candidate
+
+    def reference_word(self, stem: str, word: str, upos: str, kind: str, cand_index: int) -> None:
+        """A reference topic word's status (``kind``) against one reference,
+        matched with candidate word ``cand_index`` unless missed."""
+        entry = self.reference.get(stem)
+        if entry is None:
+            entry = self.reference[stem] = [word, upos, 0, 0, 0]
+        entry[2] += 1
+        if kind == "exact":
+            entry[3] += 1
+            self.cand_exact[cand_index] += 1
+        elif kind == "synonym":
+            entry[4] += 1
+            self.cand_syn[cand_index] += 1
+
+    def reference_topics(self) -> list[tuple[str, str, str, int, str]]:
+        return [(stem, word, upos, n, "exact" if ex else "synonym" if syn else "missed")
+                for stem, (word, upos, n, ex, syn) in self.reference.items()]
+
+    def candidate_topics(self, cand3: list[tuple[str, str, str]]) -> list[tuple[str, str, str, int, str]]:
+        out = []
+        for i, (stem, word, upos) in enumerate(cand3):
+            ex, syn = self.cand_exact[i], self.cand_syn[i]
+            out.append((stem, word, upos, ex + syn, "exact" if ex else "synonym" if syn else "added"))
+        return out
 
 
 __all__ = ["STATUSES", "STATUS_CODE", "PairCoverage", "ReferenceCoverage", "TopicCoverage", "assign"]

@@ -18,12 +18,14 @@ gets sentence-level LCS.
 
 from __future__ import annotations
 
+import math
+import re
 from collections import Counter
 
 from rouge2 import kernels as _kernels
 from rouge2.kernels import lcs_marks, position_masks
 from rouge2.kernels import wlcs_marks as _wlcs_marks
-from rouge2.measures.base import Measure, PairStats
+from rouge2.measures.base import MEASURES, BatchSpec, Measure, PairStats, measure_key
 from rouge2.measures.ngram import sentence_ids, token_ids
 
 
@@ -244,3 +246,63 @@ def format_weight(w: float) -> str:
     """Weight as the script prints it (Perl number formatting: 1.2, 1.5, 2)."""
     text = "%.15g" % float(w)
     return text
+
+
+#: the largest ROUGE-W weight.  The reference total is f applied twice, as
+#: ROUGE-1.5.5 does (f(sum of f(sentence length))), so it grows like
+#: k ** (weight ** 2) and must stay finite for any text length (k up to
+#: 2**31 words: (2**31) ** (5.5 ** 2) < 1e283 < 1.8e308, with room to add
+#: totals over evaluations); 32 let a 30-word reference overflow.
+MAX_WEIGHT = 5.5
+
+_L = {"rouge-l": "rouge-l", "rougelsum": "rouge-l", "rouge-lsum": "rouge-l",
+      "rouge-l-flat": "rouge-l-flat", "rougel": "rouge-l-flat"}
+_W = re.compile(r"rouge-?w-?(\d+(?:\.\d*)?|\.\d+)$")
+
+
+def _match_l(flat: bool):
+    def match(name: str) -> str | None:
+        found = _L.get(measure_key(name))
+        return found if found is not None and found.endswith("-flat") == flat else None
+    return match
+
+
+def _match_w(name: str) -> str | None:
+    key = measure_key(name)
+    if key in ("rouge-w", "rougew"):
+        return "rouge-w-1.2"
+    m = _W.match(key)
+    if m is None:
+        return None
+    weight = float(m.group(1))
+    if not (0 < weight <= MAX_WEIGHT) or not math.isfinite(weight):
+        raise MEASURES.refuse(name, f"the ROUGE-W weight must be above 0 and at most {MAX_WEIGHT:g}")
+    return f"rouge-w-{format_weight(weight)}"
+
+
+def _batch_l(m: Measure) -> BatchSpec | None:
+    if type(m) is not LCS:
+        return None
+    return BatchSpec("lcs-flat" if m.flat else "lcs")
+
+
+def _batch_w(m: Measure) -> BatchSpec | None:
+    return BatchSpec("wlcs", weight=m.weight) if type(m) is WLCS else None
+
+
+def _capabilities(batch, sentences: bool) -> dict:
+    return {"batch": batch, "needs_tagger": False, "uses_sentences": sentences,
+            "default_score": "fmeasure", "options": ()}
+
+
+MEASURES.register_family(
+    "rouge-l", _match_l(False), "ROUGE-L: summary-level union LCS over the sentences (rouge-score's rougeLsum)",
+    examples=("rouge-l", "rougeLsum"), capabilities=_capabilities(_batch_l, True))(lambda canonical: LCS())
+MEASURES.register_family(
+    "rouge-l-flat", _match_l(True), "ROUGE-L over each whole text as one sentence (rouge-score's rougeL)",
+    examples=("rouge-l-flat", "rougeL"), capabilities=_capabilities(_batch_l, False))(
+        lambda canonical: LCS(flat=True))
+MEASURES.register_family(
+    "rouge-w-<weight>", _match_w, "ROUGE-W: weighted LCS, f(k) = k^weight, 0 < weight <= 5.5 (rouge-w: 1.2)",
+    examples=("rouge-w-1.2", "rouge-w"), capabilities=_capabilities(_batch_w, True))(
+        lambda canonical: WLCS(float(canonical[len("rouge-w-"):])))

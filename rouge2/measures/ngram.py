@@ -11,10 +11,11 @@ compared by their ids, never only by a hash).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from rouge2 import kernels as _kernels
-from rouge2.measures.base import Measure, PairStats, perl_round5
+from rouge2.measures.base import MAX_KERNEL_N, MEASURES, BatchSpec, Measure, PairStats, measure_key, perl_round5
 
 _VOCAB: dict[str, int] = {}
 
@@ -77,3 +78,36 @@ class NGram(Measure):
         # The script compares recall after sprintf("%07.5f"), so ties are
         # decided on five decimals and the first reference wins them.
         return perl_round5(s.hit / s.ref_total) if s.ref_total else 0.0
+
+
+#: the largest n-gram size accepted (a larger n only ever finds no n-gram)
+MAX_N = 1_000_000
+
+_N = re.compile(r"rouge-?(\d+)$")
+
+
+def _match_n(name: str) -> str | None:
+    m = _N.match(measure_key(name))
+    if m is None:
+        return None
+    n = int(m.group(1))
+    if n < 1:
+        raise MEASURES.refuse(name, "the n-gram size must be at least 1")
+    if n > MAX_N:
+        raise MEASURES.refuse(name, f"the n-gram size must be at most {MAX_N}")
+    return f"rouge-{n}"
+
+
+def _batch_n(m: Measure) -> BatchSpec | None:
+    if type(m) is not NGram or m.n > MAX_KERNEL_N:
+        return None
+    return BatchSpec("ngram", m.n)
+
+
+@MEASURES.register_family(
+    "rouge-<n>", _match_n, "ROUGE-N: clipped n-gram overlap, n >= 1 (rouge-score's rouge1 too)",
+    examples=("rouge-1", "rouge-2", "rouge-3", "rouge-4", "rouge1", "rouge2"),
+    capabilities={"batch": _batch_n, "needs_tagger": False, "uses_sentences": False,
+                  "default_score": "fmeasure", "options": ()})
+def _ngram(canonical: str) -> NGram:
+    return NGram(int(canonical[len("rouge-"):]))

@@ -8,8 +8,10 @@ unigram of every token that starts a pair, i.e. every token but the last.
 
 from __future__ import annotations
 
+import re
+
 from rouge2.kernels import clipped_hits, skip_bigram_counts
-from rouge2.measures.base import Measure, PairStats, perl_round5
+from rouge2.measures.base import MAX_KERNEL_N, MEASURES, BatchSpec, Measure, PairStats, measure_key, perl_round5
 
 
 class SkipBigram(Measure):
@@ -43,3 +45,37 @@ class SkipBigram(Measure):
 
     def best_key(self, s: PairStats) -> float:
         return perl_round5(s.hit / s.ref_total) if s.ref_total else 0.0
+
+
+_S = re.compile(r"rouge-?(su|s)-?(\d+|\*)$")
+
+
+def _matcher(kind: str):
+    def match(name: str) -> str | None:
+        m = _S.match(measure_key(name))
+        if m is None or m.group(1) != kind:
+            return None
+        dist = m.group(2)
+        return f"rouge-{kind}{dist if dist == '*' else int(dist)}"
+    return match
+
+
+def _batch_skip(m: Measure) -> BatchSpec | None:
+    if type(m) is not SkipBigram or (m.max_skip is not None and m.max_skip > MAX_KERNEL_N):
+        return None
+    return BatchSpec("skip", -1 if m.max_skip is None else m.max_skip, int(m.unigrams))
+
+
+def _skipgram(canonical: str) -> SkipBigram:
+    unigrams = canonical.startswith("rouge-su")
+    dist = canonical[len("rouge-su" if unigrams else "rouge-s"):]
+    return SkipBigram(None if dist == "*" else int(dist), unigrams=unigrams)
+
+
+_CAPABILITIES = {"batch": _batch_skip, "needs_tagger": False, "uses_sentences": False,
+                 "default_score": "fmeasure", "options": ()}
+MEASURES.register_family("rouge-s<k>", _matcher("s"),
+                         "ROUGE-S: skip-bigrams with at most k words between (rouge-s*: any)",
+                         examples=("rouge-s4", "rouge-s*"), capabilities=_CAPABILITIES)(_skipgram)
+MEASURES.register_family("rouge-su<k>", _matcher("su"), "ROUGE-SU: ROUGE-S plus unigrams (rouge-su*: any)",
+                         examples=("rouge-su4", "rouge-su*"), capabilities=_CAPABILITIES)(_skipgram)

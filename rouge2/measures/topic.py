@@ -15,10 +15,16 @@ With synonyms the overlap is the maximum matching through the relation.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
+from rouge2.analysis.analyzer import Analyzer
+from rouge2.errors import UserError
 from rouge2.kernels import clipped_hits
-from rouge2.measures.base import Measure, PairStats
+from rouge2.measures.base import MEASURES, Measure, PairStats, measure_key
+from rouge2.pos.tagger import load_tagger
+from rouge2.pos.topics import TopicSelector, upos_of
+from rouge2.synonyms.matching import max_matching
 
 #: (stem, word, tag, universal tag) of one topic token
 TopicUnit = tuple[str, str, str, str]
@@ -31,8 +37,6 @@ def annotate(tagger, text: str) -> list[tuple[str, str, str]]:
     fn = getattr(tagger, "annotate", None)
     if fn is not None:
         return fn(text)
-    from rouge2.pos.topics import upos_of
-
     return [(w, t, upos_of(w, t)) for w, t in tagger.tag(text)]
 
 
@@ -41,8 +45,6 @@ class Topic(Measure):
 
     def __init__(self, spec: str, unique: bool = False, synonyms=None, tagger=None,
                  auxiliaries: bool = False):
-        from rouge2.pos.topics import TopicSelector
-
         self.selector = TopicSelector.parse(spec, auxiliaries=auxiliaries)
         self.unique = unique
         self.auxiliaries = bool(auxiliaries)
@@ -53,8 +55,6 @@ class Topic(Measure):
 
     def prepare(self, analyzer, tagger=None) -> None:
         """Attach the run's analyzer and tagger (the Scorer calls this)."""
-        from rouge2.pos.tagger import load_tagger
-
         self.analyzer = analyzer
         if tagger is not None:
             self.tagger = tagger
@@ -64,8 +64,6 @@ class Topic(Measure):
     def units(self, text) -> list[TopicUnit]:
         """(stem, word, tag, universal tag) of the text's topic words, in order."""
         if self.analyzer is None:
-            from rouge2.analysis.analyzer import Analyzer
-
             self.prepare(Analyzer())
         return text.feature(self._key, self._units)
 
@@ -75,6 +73,7 @@ class Topic(Measure):
         # keeps), tokenize each tagged word, drop stopwords, stem; a token
         # keeps its word's tags.
         a = self.analyzer
+        assert a is not None  # units() prepared it
         stop = a._stopwords
         tokenize = a._tokenize
         stem = a.stem_token
@@ -96,7 +95,7 @@ class Topic(Measure):
         else:
             # One representative word per stem, so a stem counts once in TopicUniq.
             counts = Counter()
-            first = {}
+            first: dict[str, str] = {}
             for u in units:
                 counts[first.setdefault(u[0], u[1])] += 1
         if self.unique:
@@ -111,6 +110,41 @@ class Topic(Measure):
             return PairStats(0, r_total, c_total)
         if self.relation is None:
             return PairStats(clipped_hits(c, r), r_total, c_total)
-        from rouge2.synonyms.matching import max_matching
-
         return PairStats(max_matching(c, r, self.relation), r_total, c_total)
+
+
+_TOPIC = re.compile(r"rouge-?(topicuniq|topic)-(.+)$")
+
+
+def _matcher(kind: str):
+    def match(name: str) -> str | None:
+        m = _TOPIC.match(measure_key(name))
+        if m is None or m.group(1) != kind:
+            return None
+        try:
+            selector = TopicSelector.parse(m.group(2))
+        except UserError as exc:
+            raise MEASURES.refuse(name, str(exc)) from None
+        return f"rouge-{kind}-{str(selector).lower()}"
+    return match
+
+
+def _topic(canonical: str, topic_auxiliaries: bool = False) -> Topic:
+    kind, spec = canonical[len("rouge-"):].split("-", 1)
+    return Topic(spec, unique=kind == "topicuniq", auxiliaries=topic_auxiliaries)
+
+
+def topic_tags(canonical: str) -> str:
+    """The parts of speech a topic measure selects (``nn|jj`` of ``rouge-topic-nn|jj``)."""
+    return canonical.split("-", 2)[2]
+
+
+# "topic_tags": canonical name -> its parts of speech (the topic report reads them)
+_CAPABILITIES = {"batch": False, "needs_tagger": True, "uses_sentences": False,
+                 "default_score": "recall", "options": ("topic_auxiliaries",), "topic_tags": topic_tags}
+MEASURES.register_family("rouge-topic-<tags>", _matcher("topic"),
+                         "ROUGE-Topic: overlap of the words with the chosen parts of speech (NN|JJ, NOUN|ADJ)",
+                         examples=("rouge-topic-nn|jj",), capabilities=_CAPABILITIES)(_topic)
+MEASURES.register_family("rouge-topicuniq-<tags>", _matcher("topicuniq"),
+                         "ROUGE-TopicUniq: ROUGE-Topic on the sets of distinct topic words",
+                         examples=("rouge-topicuniq-nn|jj",), capabilities=_CAPABILITIES)(_topic)

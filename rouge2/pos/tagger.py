@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rouge2.errors import UserError
+from rouge2.pos.topics import upos_of
 from rouge2.registry import Registry
 
 Tagged = list[tuple[str, str]]
@@ -86,8 +87,6 @@ class Tagger(ABC):
         tag (:func:`rouge2.pos.topics.upos_of`); a tagger that knows better
         (spaCy) overrides it.
         """
-        from rouge2.pos.topics import upos_of
-
         return [[(w, t, upos_of(w, t)) for w, t in tagged] for tagged in self.tag_many(texts)]
 
     def annotate(self, text: str) -> Annotated:
@@ -109,7 +108,7 @@ class Tagger(ABC):
 
 def _import_spacy():
     try:
-        import spacy
+        import spacy  # lazy: optional (the topics extra) and slow to import
     except ImportError:
         raise UserError(
             "topic measures and POS tagging need spaCy, which the core install leaves out: "
@@ -253,8 +252,6 @@ class SpacyTagger(Tagger):
                 # The limit protects the parser and NER, which are not loaded.
                 nlp.max_length = longest + 1
             kwargs = {} if self.batch_size is None else {"batch_size": self.batch_size}
-            from rouge2.pos.topics import upos_of
-
             for text, doc in zip(todo, nlp.pipe(todo, **kwargs)):
                 out = []
                 for tok in doc:
@@ -333,12 +330,21 @@ def load_tagger(spec: str | Tagger | None = None) -> Tagger:
 _LOADED: dict[str, Tagger] = {}
 
 
-#: Taggers by name (``spacy:<pipeline or directory>`` names any installed spaCy pipeline).
-TAGGERS: Registry = Registry("tagger")
-TAGGERS.add("spacy", lambda: SpacyTagger(), "spaCy with the default English pipeline")
+def _loaded_signature(name: str) -> str:
+    """The tagger's own ``name-version`` (the pipeline and spaCy versions)."""
+    return load_tagger(name).signature
+
+
+#: Taggers by name (``spacy:<pipeline or directory>`` names any installed spaCy
+#: pipeline; plugins: entry points ``rouge2.taggers``).  A tagger is a
+#: function of no arguments returning a :class:`Tagger`.
+TAGGERS: Registry = Registry("tagger", group="rouge2.taggers")
+TAGGERS.add("spacy", lambda: SpacyTagger(), "spaCy with the default English pipeline",
+            fingerprint=_loaded_signature)
 TAGGERS.add("pretagged", PretaggedTagger, "texts already tagged as word/TAG tokens")
 TAGGERS.add_family("spacy:", "spacy:<pipeline>", lambda name: name.strip(),
-                   lambda name: (lambda: SpacyTagger(name)), "an installed spaCy pipeline or its folder")
+                   lambda name: (lambda: SpacyTagger(name)), "an installed spaCy pipeline or its folder",
+                   fingerprint=_loaded_signature)
 
 __all__ = [
     "DEFAULT_MODELS",

@@ -240,9 +240,7 @@ class TopicSelector:
         """
         t = tag if tag in self.tags else tag.upper()
         if t in self.tags:
-            if self._drop_aux and upos == "AUX" and t in VERB_TAGS:
-                return False
-            return True
+            return not (self._drop_aux and upos == "AUX" and t in VERB_TAGS)
         return upos is not None and upos in self.upos
 
     __call__ = select

@@ -87,10 +87,13 @@ def measure_plan(o: Options) -> list[tuple[str, str]]:
 
 def library_options(o: Options) -> LibraryOptions:
     """The library options this command line stands for (every door shares them)."""
+    if o.language != "none":  # --language: the preset's tokenizer; -m, -s its stemmer and list
+        preset: dict = {"language": o.language, "stem": bool(o.stem), "stopwords": bool(o.remove_stopwords)}
+    else:
+        preset = {"tokenizer": "rouge155", "stem": "rouge155" if o.stem else "none",
+                  "stopwords": "smart" if o.remove_stopwords else "none"}
     return LibraryOptions.make(
-        tokenizer="rouge155",
-        stem="rouge155" if o.stem else "none",
-        stopwords="smart" if o.remove_stopwords else "none",
+        **preset,
         word_limit=o.word_limit,
         byte_limit=o.byte_limit,
         multi_reference="best" if o.score_mode == "B" else "pooled",

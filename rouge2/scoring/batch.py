@@ -11,9 +11,10 @@ the scorer's measure order.  Stemming and stopwords are applied per
 distinct *word*, not per token: a remap array takes each raw word id to its
 final id (or drops it).
 
-Every setting of the analysis is on the batch path: the ``rouge155`` and
-``unicode`` tokenizers, the three sentence modes, ROUGE-1.5.5's word and
-byte limits, stemming, stopwords; every multi-reference mode and rounding.
+Every setting of the analysis is on the batch path: the ``rouge155``,
+``unicode`` and ``character`` tokenizers, the three sentence modes,
+ROUGE-1.5.5's word and byte limits, stemming, stopwords; every
+multi-reference mode and rounding.
 Numbers are identical to the per-pair path (tests/test_batch.py checks it on
 random texts): the kernels compute the same statistics, and P/R/F and the
 multi-reference modes come from :mod:`rouge2.stats.combine`.
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import os
 import threading
+import unicodedata
 from array import array
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -39,14 +41,13 @@ from typing import Any
 
 from rouge2 import kernels as _kernels
 from rouge2.analysis import analyzer as _analyzer_mod
+from rouge2.analysis import tokenize as tokenize_mod
 from rouge2.analysis.sentences import line_sentences, one_sentence, rule_sentences
-from rouge2.analysis.tokenize import unicode_tokens
+from rouge2.analysis.tokenize import character_tokens, unicode_tokens
 from rouge2.errors import UserError
 from rouge2.kernels import M_LCS, M_LCS_FLAT, M_NGRAM, M_SKIP, M_WLCS
-from rouge2.measures.base import Measure, PairStats
-from rouge2.measures.lcs import LCS, WLCS
-from rouge2.measures.ngram import NGram
-from rouge2.measures.skipgram import SkipBigram
+from rouge2.measures.base import Measure, PairStats, batch_spec
+from rouge2.measures.lcs import WLCS
 from rouge2.scoring.checks import check_references, check_text
 from rouge2.stats.combine import combine, combine_many, entry_stats
 
@@ -57,46 +58,21 @@ CHUNK = 4096
 #: per-pair path (``ROUGE2_NO_BATCH=1``; for differential checks)
 ENABLED = os.environ.get("ROUGE2_NO_BATCH", "") in ("", "0")
 
-#: n-gram sizes and skip distances above this go the per-pair path (the
-#: kernels take them as C integers, and add to them)
-MAX_KERNEL_N = 2 ** 31
-
-
 # -- which measures: one decision per measure ---------------------------------
 
-def _ngram_spec(m: NGram):
-    return (M_NGRAM, m.n, 0, 0.0) if m.n <= MAX_KERNEL_N else None
-
-
-def _lcs_spec(m: LCS):
-    return (M_LCS_FLAT if m.flat else M_LCS, 0, 0, 0.0)
-
-
-def _wlcs_spec(m: WLCS):
-    return (M_WLCS, 0, 0, m.weight)
-
-
-def _skip_spec(m: SkipBigram):
-    if m.max_skip is not None and m.max_skip > MAX_KERNEL_N:
-        return None
-    return (M_SKIP, -1 if m.max_skip is None else m.max_skip, int(m.unigrams), 0.0)
-
-
-#: measure class -> its kernel spec function (exact classes: a subclass may
-#: count differently).  The hook for measures that gain kernels.
-KERNEL_SPECS: dict[type, Callable[[Any], Any]] = {
-    NGram: _ngram_spec, LCS: _lcs_spec, WLCS: _wlcs_spec, SkipBigram: _skip_spec,
-}
+#: a BatchSpec's kind -> the kernels' measure code
+_KERNEL_KINDS = {"ngram": M_NGRAM, "lcs": M_LCS, "lcs-flat": M_LCS_FLAT, "wlcs": M_WLCS, "skip": M_SKIP}
 
 
 def measure_spec(m: Measure):
-    """The batch kernel's ``(kind, n, unigrams, weight)`` for ``m``, or None
-    when ``m`` is scored pair by pair: the one per-measure decision (what a
-    measure's ``batch`` capability answers)."""
-    if getattr(m, "relation", None) is not None:
-        return None  # synonyms match through a relation: pair by pair
-    fn = KERNEL_SPECS.get(type(m))
-    return fn(m) if fn is not None else None
+    """The batch kernels' ``(kind, n, unigrams, weight)`` for ``m``, or None
+    when ``m`` is scored pair by pair: the measure family's ``batch``
+    capability (:func:`rouge2.measures.base.batch_spec`) in the kernels'
+    terms, the one per-measure decision."""
+    spec = batch_spec(m)
+    if spec is None or spec.kind not in _KERNEL_KINDS:
+        return None
+    return (_KERNEL_KINDS[spec.kind], spec.n, spec.unigrams, spec.weight)
 
 
 # -- which analysis settings ----------------------------------------------------
@@ -105,33 +81,38 @@ _SENTENCE_CODES = {line_sentences: 0, rule_sentences: 1, one_sentence: 2}
 
 
 def _tokenizer_code(fn) -> int | None:
-    """The kernels' code of a tokenizer function: 0 ROUGE-1.5.5's rules (C
-    takes every text), 1 ``unicode`` (C takes ASCII texts, where its tokens
-    are ROUGE-1.5.5's; the function takes the others); None for the others."""
+    """The kernels' code of a tokenizer function: 0 ROUGE-1.5.5's rules,
+    1 ``unicode``, 2 ``character``; None for the others (segmenters, plugins)."""
     if fn is _kernels.rouge155_tokens or fn is _kernels.py_rouge155_tokens:
         return 0
-    if fn is unicode_tokens:
-        return 1
-    return None
+    return {unicode_tokens: 1, character_tokens: 2}.get(fn)
+
+
+#: what the C Unicode tokenizers take from their Python definitions (see
+#: rouge2/kernels/unitok.h): the classifiers, the category and the normalizer
+_UNICODE_DEFS = (tokenize_mod._word_label, tokenize_mod._grapheme_class, unicodedata.category,
+                 unicodedata.normalize)
 
 
 def analysis_spec(analyzer, byte_text: bool = False) -> tuple | None:
     """What the analysis kernels need to analyse texts as ``analyzer`` does:
-    ``(tokenizer, sentences, word_limit, byte_limit, byte_text, tokenize,
-    raw)`` (``raw``: the Python definition, for the Python kernels); None
-    when its tokenizer or sentence splitting has no kernel.  ``byte_text``:
-    the texts are bytes decoded as latin-1 (ROUGE-1.5.5's readers), so a
-    byte limit counts characters."""
+    ``(tokenizer, sentences, word_limit, byte_limit, byte_text, defs, raw)``
+    (``defs``: the Unicode tokenizers' definitions, see
+    ``rouge2/kernels/unitok.h``; ``raw``: the analyzer's own definition,
+    :meth:`~rouge2.analysis.analyzer.Analyzer.raw_streams`); None when its
+    tokenizer or sentence splitting has no kernel.  ``byte_text``: the texts
+    are bytes decoded as latin-1 (ROUGE-1.5.5's readers), so a byte limit
+    counts characters."""
     tok = _tokenizer_code(analyzer._tokenize)
     sent = _SENTENCE_CODES.get(analyzer._split)
     if tok is None or sent is None or (byte_text and tok != 0):
         return None
-    tokenize = None if tok == 0 else analyzer._tokenize
 
     def raw(text: str):
         return analyzer.raw_streams(text, byte_text)
 
-    return (tok, sent, analyzer.word_limit, analyzer.byte_limit, byte_text, tokenize, raw)
+    return (tok, sent, analyzer.word_limit, analyzer.byte_limit, byte_text,
+            None if tok == 0 else _UNICODE_DEFS, raw)
 
 
 def batch_plan(scorer, measures: Any = None, kernels=None, byte_text: bool = False) -> BatchPlan | None:

@@ -4,23 +4,32 @@
 >>> result["rouge-1"]["fmeasure"]["mean"], result["rouge-1"]["fmeasure"]["ci"]
 (0.4321..., (0.41..., 0.45...))
 
-The corpus score of a measure is the mean over summaries of each summary's
-recall, precision and F (as ROUGE-1.5.5 averages per-evaluation scores), and
-its interval a seeded percentile bootstrap over summaries
-(:func:`rouge2.stats.aggregate.summarize`, the same code ``rouge2 run`` uses
-for system scores).
+The corpus score of a measure is the plain mean over summaries of each
+summary's recall, precision and F, and its interval a seeded percentile
+bootstrap over summaries (:func:`rouge2.stats.aggregate.summarize`, the same
+code ``rouge2 run`` uses for system scores).  ROUGE-1.5.5 prints instead the
+mean of its bootstrap resample means (``Average_R/P/F``), which can differ in
+the 4th decimal: ``rouge2 score --average rouge155`` prints those
+(docs/scoring.md#definitions).
+
+With more than one reference per prediction and no ``multi_reference``
+given, :func:`evaluate` warns once (:class:`MultiReferenceNote`) that the
+references are pooled as ROUGE-1.5.5 does, and how to choose them as
+rouge-score does.
 """
 
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rouge2 import schemas
 from rouge2.errors import UserError
 from rouge2.measures.base import PairStats
-from rouge2.scoring.batch import batch_plan, check_threads, per_pair_scores
+from rouge2.scoring.batch import CHUNK, batch_plan, check_threads, per_pair_scores
 from rouge2.scoring.checks import check_text
 from rouge2.scoring.options import Options
 from rouge2.scoring.scorer import DEFAULT_MEASURES, Scorer
@@ -58,26 +67,36 @@ class Evaluation:
     def __len__(self) -> int:
         return len(self.per_summary)
 
-    def to_dict(self) -> dict[str, Any]:
-        """``{measure: {stat: {"mean", "ci"}}, "n": ..., "confidence": ..., "signature": ...}``
-        (what ``rouge2 score --json`` prints)."""
-        out: dict[str, Any] = {
-            m: {s: {"mean": v["mean"], "ci": list(v["ci"])} for s, v in per.items()}
-            for m, per in self.scores.items()
-        }
-        out["n"] = len(self.per_summary)
-        out["confidence"] = self.confidence
-        out["signature"] = self.signature
-        return out
+    def system_entry(self, name: str) -> dict[str, Any]:
+        """``{"name", "n", "scores": {measure: {stat: {"mean", "ci"}}}}``: one
+        system of a ``rouge2.score/1`` document (``ci`` is None without resamples)."""
+        scores = {m: {s: {"mean": v["mean"], "ci": list(v["ci"]) if self.resamples else None}
+                      for s, v in per.items()} for m, per in self.scores.items()}
+        return {"name": name, "n": len(self.per_summary), "scores": scores}
+
+    def document(self, systems: Sequence[dict[str, Any]], comparisons: Sequence[dict[str, Any]] = (),
+                 *, mode: str = "corpus", average: str = "mean") -> dict[str, Any]:
+        """A ``rouge2.score/1`` document with this evaluation's settings
+        (every system of it scored with them)."""
+        return schemas.score_document(
+            signature=self.signature, mode=mode, measures=self.measures,
+            multi_reference=str(self.options.multi_reference), average=average,
+            confidence=self.confidence if self.resamples else None, resamples=self.resamples,
+            seed=self.seed, systems=systems, comparisons=comparisons)
+
+    def to_dict(self, name: str = "predictions") -> dict[str, Any]:
+        """What ``rouge2 score --json`` prints for one system called ``name``:
+        a ``rouge2.score/1`` document (docs/scoring.md#json)."""
+        return self.document([self.system_entry(name)])
 
     def to_json(self, **kwargs: Any) -> str:
         return json.dumps(self.to_dict(), **kwargs)
 
-    def to_dataframe(self):
+    def to_dataframe(self) -> Any:  # a pandas.DataFrame; pandas is optional and untyped here
         """Per-summary scores as a pandas DataFrame (one row per summary;
         columns ``<measure>/<precision|recall|fmeasure>``); needs pandas."""
         try:
-            import pandas as pd
+            import pandas as pd  # optional: only this method needs it
         except ImportError:
             raise UserError("to_dataframe needs pandas: pip install pandas") from None
         rows = [{f"{m}/{stat}": getattr(s, stat) for m, s in per.items() for stat in STAT_NAMES}
@@ -89,7 +108,7 @@ class Evaluation:
         return f"<Evaluation of {len(self)} summaries: {parts}>"
 
 
-def _references(predictions: list, references: Any) -> list[list[Any]]:
+def _references(predictions: list[Any], references: Any) -> list[list[Any]]:
     """Each prediction's references as a list (a text each, or a tuple of sentences)."""
     if isinstance(references, str):
         raise TypeError("references must be a list with one entry per prediction (a text, or a "
@@ -115,17 +134,68 @@ def _references(predictions: list, references: Any) -> list[list[Any]]:
     return out
 
 
+class MultiReferenceNote(UserWarning):
+    """:func:`evaluate` combined several references per prediction with the
+    default ``multi_reference`` mode; the message says how to get rouge-score's."""
+
+
+#: what each mode does, for the note
+_MODE_MEANS = {"pooled": "ROUGE-1.5.5's -f A: hits and counts added over the references",
+               "best": "ROUGE-1.5.5's -f B: the reference with the best recall",
+               "average": "the Java ROUGE 2.0's: P and R averaged over the references",
+               "max-f": "rouge-score's: the reference with the highest F"}
+
+
+def multi_reference_note(mode: str, nrefs: int | str, how: str) -> str:
+    """The one-line note shown when ``nrefs`` (> 1, or ``"up to N"``) references
+    per prediction are combined with ``mode`` that the user did not choose;
+    ``how`` says how to choose rouge-score's mode at this door."""
+    means = _MODE_MEANS.get(mode, mode)
+    return (f"{nrefs} references per prediction are combined with multi_reference {mode!r} ({means}); "
+            f"rouge-score and Hugging Face evaluate keep the reference with the highest F instead: "
+            f"{how} (rouge2 docs migrating)")
+
+
+def reference_counts(refs: Sequence[Sequence[Any]]) -> int | str | None:
+    """How many references the predictions have, for the note: an int when all
+    have the same number, ``"up to N"`` when they differ, None when none has more than one."""
+    counts = {len(r) for r in refs}
+    top = max(counts, default=1)
+    if top < 2:
+        return None
+    return top if len(counts) == 1 else f"up to {top}"
+
+
+def _pair_scores(scorer: Scorer, measures: Any, pairs: list, phase: Any, threads: int = 1):
+    """``(scores, stats)`` of ``pairs``, chunk by chunk (``threads`` at a
+    time), ticking ``phase``."""
+    plan = batch_plan(scorer, measures)
+    parts = plan.iter_stats(pairs, threads=threads) if plan is not None else (
+        per_pair_scores(scorer, pairs[i:i + CHUNK]) for i in range(0, len(pairs), CHUNK))
+    for scores, stats in parts:
+        if phase is not None:
+            phase.tick(len(scores))
+        yield scores, stats
+
+
+def _phase(progress: Any, name: str, total: int, unit: str):
+    """A progress phase (:class:`rouge2.run.progress.Phase`), or None without ``progress``."""
+    return progress.phase(name, total, unit) if progress is not None else None
+
+
 def evaluate(predictions: Sequence[Any], references: Sequence[Any],
              measures: Sequence[str] = DEFAULT_MEASURES, *, confidence: float = 0.95,
              resamples: int = 1000, seed: int = 0, options: Options | None = None,
-             threads: int = 1, **kwargs: Any) -> Evaluation:
+             progress: Any = None, threads: int = 1, **kwargs: Any) -> Evaluation:
     """Score ``predictions`` against ``references`` and summarise the corpus.
 
     ``references[i]`` is the reference text of ``predictions[i]``, or a list of
     reference texts.  Options are the keywords of :class:`rouge2.Options`
     (``stem=True``, ``sentences="splitter"``, ``multi_reference="best"``, ...).
-    ``resamples=0`` gives means without intervals; ``threads`` scores that
-    many chunks of pairs at a time (the same numbers).
+    ``resamples=0`` gives means without intervals.  ``progress``: a
+    :class:`rouge2.run.progress.Progress` for bars on stderr (scoring, then
+    bootstrap).  ``threads``: score that many chunks of pairs at a time (the
+    same numbers).
     """
     if isinstance(predictions, str):
         raise TypeError("predictions must be a list of texts, not one text")
@@ -142,17 +212,35 @@ def evaluate(predictions: Sequence[Any], references: Sequence[Any],
     threads = check_threads(threads)
     scorer = Scorer(measures, options=options, **kwargs)
     o = scorer.options
+    nrefs = reference_counts(refs)
+    if nrefs is not None and options is None and "multi_reference" not in kwargs:
+        warnings.warn(multi_reference_note(o.multi_reference, nrefs, 'pass multi_reference="max-f"'),
+                      MultiReferenceNote, stacklevel=2)
     if scorer.tagger is not None:
         scorer.prefetch([*preds, *(x for r in refs for x in r)])
     per_summary: list[dict[str, Score]] = []
     all_stats: list[dict[str, list[PairStats]]] = []
-    plan = batch_plan(scorer, measures)
-    pairs = list(zip(preds, refs))
-    parts = plan.iter_stats(pairs, threads=threads) if plan is not None else [per_pair_scores(scorer, pairs)]
-    for scores, stats in parts:
+    phase = _phase(progress, "scoring", len(preds), "summaries")
+    for scores, stats in _pair_scores(scorer, measures, list(zip(preds, refs)), phase, threads):
         per_summary.extend(scores)
         all_stats.extend(stats)
+    if phase is not None:
+        phase.close()
     names = list(scorer.measures)
+    summary = _summary(names, per_summary, confidence, resamples, seed,
+                       _phase(progress, "bootstrap", len(names), "measures") if resamples else None)
+    versions = data_versions(o, names, scorer.tagger)
+    counts = sorted({len(r) for r in refs})
+    line = signature_line(o, versions, counts[0] if len(counts) == 1 else "varies")
+    settings = {"options": o.settings(), "measures": names, "confidence": confidence,
+                "resamples": resamples, "seed": seed}
+    return Evaluation(names, summary, per_summary, all_stats, line, signature(settings, versions),
+                      confidence, resamples, seed, o)
+
+
+def _summary(names: list[str], per_summary: list[dict[str, Score]], confidence: float, resamples: int,
+             seed: int, phase: Any) -> dict[str, dict[str, dict[str, Any]]]:
+    """Per measure and score: the mean and its bootstrap interval."""
     summary = {}
     for m in names:
         entry = summarize([s[m] for s in per_summary], resamples=resamples or None,
@@ -160,10 +248,8 @@ def evaluate(predictions: Sequence[Any], references: Sequence[Any],
         ci = entry.get("ci", {})
         summary[m] = {stat: {"mean": entry[stat], "ci": tuple(ci.get(stat, (entry[stat], entry[stat])))}
                       for stat in STAT_NAMES}
-    versions = data_versions(o, names, scorer.tagger)
-    nrefs = sorted({len(r) for r in refs})
-    line = signature_line(o, versions, nrefs[0] if len(nrefs) == 1 else "varies")
-    settings = {"options": o.settings(), "measures": names, "confidence": confidence,
-                "resamples": resamples, "seed": seed}
-    return Evaluation(names, summary, per_summary, all_stats, line, signature(settings, versions),
-                      confidence, resamples, seed, o)
+        if phase is not None:
+            phase.tick()
+    if phase is not None:
+        phase.close()
+    return summary

@@ -10,7 +10,11 @@ spelling.  The reproducibility signature is computed from it.
 =================  ==========================================  ==================
 option             values                                      default
 =================  ==========================================  ==================
-tokenizer          ``rouge155``, ``unicode``                   ``rouge155``
+language           ``none`` or an ISO 639-1 code: a preset of    ``none``
+                   tokenizer, stem, stopwords (for ``True``)
+                   and tagger (:mod:`rouge2.analysis.languages`)
+tokenizer          ``rouge155``, ``unicode``, ``character``,   ``rouge155``
+                   a segmenter
 sentences          ``lines``, ``splitter``, ``none``           ``lines``
 stem               ``none``, ``rouge155`` (``True``),          ``none``
                    ``snowball:<language>``, a callable
@@ -39,14 +43,17 @@ import math
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from rouge2.analysis.languages import LANGUAGES, apply_preset
 from rouge2.analysis.sentences import SENTENCES
 from rouge2.analysis.stem import STEMMERS
-from rouge2.analysis.stopwords import canonical_stopwords
+from rouge2.analysis.stopwords import STOPWORDS, canonical_stopwords
 from rouge2.analysis.tokenize import TOKENIZERS
 from rouge2.errors import UserError
-from rouge2.registry import suggest
+from rouge2.pos.tagger import TAGGERS, Tagger
+from rouge2.registry import Registry, suggest
 from rouge2.stats.combine import MULTI_REFERENCE
 from rouge2.stats.prf import ROUNDING
+from rouge2.synonyms.base import SYNONYM_SOURCES
 from rouge2.synonyms.combine import canonical_synonyms
 
 
@@ -67,6 +74,7 @@ class Options:
     multi_reference: str = "pooled"
     alpha: float = 0.5
     rounding: str = "none"
+    language: str = "none"
 
     # -- building ----------------------------------------------------------
     @classmethod
@@ -85,6 +93,7 @@ class Options:
         if "alpha" in kwargs and "beta" in kwargs and kwargs["alpha"] is not None \
                 and kwargs["beta"] is not None:
             raise UserError("give alpha or beta, not both (alpha = 1 / (1 + beta^2))")
+        kwargs = _with_language(base, kwargs)
         values: dict[str, Any] = {}
         for key, value in kwargs.items():
             if key == "beta":
@@ -113,6 +122,8 @@ class Options:
         """Every option as plain JSON data (custom objects by their repr)."""
         out: dict[str, Any] = {}
         for f in fields(self):
+            if f.name == "language" and self.language == "none":
+                continue  # signatures without a language stay as they were
             out[f.name] = _plain(getattr(self, f.name))
         return out
 
@@ -139,6 +150,43 @@ def normalize(key: str, value: Any) -> Any:
     except UserError as exc:
         msg = str(exc)
         raise UserError(msg if msg.startswith(f"{key}:") else f"{key}: {msg}") from None
+
+
+def _with_language(base: Options, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """``kwargs`` with the language preset's options filled in (when a language is given).
+
+    A preset fills the options not given (``stem=True`` and
+    ``stopwords=True`` mean the preset's stemmer and list); without
+    ``language`` in ``kwargs`` nothing changes.
+    """
+    if kwargs.get("language") is None:
+        return _switched_on_base_language(base, kwargs)
+    language = normalize("language", kwargs["language"])
+    switched_on = {k for k in ("stem", "stopwords") if kwargs.get(k) is True}
+    given = {k: v for k, v in kwargs.items() if k != "language" and k not in switched_on}
+    # options already set on ``base`` (not at their defaults) count as given
+    for key in ("tokenizer", "stem", "tagger"):
+        if key not in given and getattr(base, key) != getattr(Options, key):
+            given[key] = getattr(base, key)
+    return {**apply_preset(language, given, switched_on), "language": language}
+
+
+def _switched_on_base_language(base: Options, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """``stem=True``/``stopwords=True`` on top of options that have a language: the preset's."""
+    switched_on = {k for k in ("stem", "stopwords") if kwargs.get(k) is True}
+    if base.language == "none" or not switched_on:
+        return kwargs
+    preset = apply_preset(base.language, {}, switched_on)
+    return {**kwargs, **{k: preset[k] for k in switched_on}}
+
+
+def _language(value: Any) -> str:
+    if value is None or value is False:
+        return "none"
+    if not isinstance(value, str):
+        raise LANGUAGES.unknown(value)
+    code = value.strip().replace("_", "-").split("-", 1)[0] if value.strip() else value
+    return LANGUAGES.canonical(code)
 
 
 def _number(key: str, value: Any) -> float:
@@ -211,8 +259,6 @@ def _alpha(value: Any) -> float:
 
 
 def _tagger(value: Any) -> Any:
-    from rouge2.pos.tagger import TAGGERS, Tagger
-
     if value is None:
         return "spacy"
     if isinstance(value, Tagger):
@@ -232,9 +278,22 @@ def _bool(key: str):
     return norm
 
 
+#: The options whose values name components, and the registry of each.  The
+#: normalizers, the signature (every component's identity) and the help
+#: texts read this table; an option added here is recorded in every signature.
+REGISTRY_OPTIONS: dict[str, Registry] = {
+    "tokenizer": TOKENIZERS,
+    "sentences": SENTENCES,
+    "stem": STEMMERS,
+    "stopwords": STOPWORDS,
+    "synonyms": SYNONYM_SOURCES,
+    "tagger": TAGGERS,
+    "multi_reference": MULTI_REFERENCE,
+    "rounding": ROUNDING,
+}
+
 _NORMALIZERS = {
-    "tokenizer": _name(TOKENIZERS, "tokenizer"),
-    "sentences": _name(SENTENCES, "sentences"),
+    **{key: _name(registry, key) for key, registry in REGISTRY_OPTIONS.items()},
     "stem": _stem,
     "stopwords": _stopwords,
     "word_limit": _limit("word_limit"),
@@ -243,9 +302,8 @@ _NORMALIZERS = {
     "synonym_lemmas": _bool("synonym_lemmas"),
     "tagger": _tagger,
     "topic_auxiliaries": _bool("topic_auxiliaries"),
-    "multi_reference": _name(MULTI_REFERENCE, "multi_reference"),
     "alpha": _alpha,
-    "rounding": _name(ROUNDING, "rounding"),
+    "language": _language,
 }
 
 

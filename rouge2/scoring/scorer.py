@@ -12,11 +12,13 @@ from itertools import islice
 from typing import Any
 
 from rouge2.analysis.analyzer import Analyzer
+from rouge2.analysis.languages import topic_route_error
 from rouge2.analysis.stem import STEMMERS
 from rouge2.analysis.stopwords import load_stopwords
 from rouge2.errors import UserError
 from rouge2.measures import canonical_measure, parse_measure
 from rouge2.measures.base import Measure, PairStats
+from rouge2.pos.tagger import load_tagger
 from rouge2.scoring.batch import (
     CHUNK,
     PYTHON_LOCK,
@@ -27,9 +29,11 @@ from rouge2.scoring.batch import (
     per_pair_chunk,
 )
 from rouge2.scoring.checks import check_references, check_text
-from rouge2.scoring.options import Options
+from rouge2.scoring.options import OPTION_NAMES, Options
 from rouge2.stats.combine import combine
 from rouge2.stats.prf import Score, finish
+from rouge2.synonyms.combine import load_synonyms
+from rouge2.synonyms.matching import relation_for
 
 DEFAULT_MEASURES = ("rouge-1", "rouge-2", "rouge-l")
 
@@ -83,16 +87,12 @@ class Scorer:
         self.mode = o.multi_reference
         self.alpha = o.alpha
         self.rounding = o.rounding
-        self.measures: dict[str, Measure] = {
-            name: parse_measure(m, **({"auxiliaries": o.topic_auxiliaries} if "topic" in name
-                                      and not isinstance(m, Measure) else {}))
-            for name, m in zip(names, measures)
-        }
+        # Each family's factory takes the options it declares (capability "options").
+        values = {key: getattr(o, key) for key in OPTION_NAMES}
+        self.measures: dict[str, Measure] = {name: parse_measure(m, **values)
+                                             for name, m in zip(names, measures)}
         self.synonyms = None
         if o.synonyms:
-            from rouge2.synonyms import load_synonyms
-            from rouge2.synonyms.matching import relation_for
-
             self.synonyms = load_synonyms(list(o.synonyms), lemmas=o.synonym_lemmas)
             if self.synonyms is not None:
                 key = self.analyzer.stem_token if self.analyzer.stems else None
@@ -101,8 +101,8 @@ class Scorer:
                     m.use_synonyms(relation)
         self.tagger = None
         if any(m.needs_tagger for m in self.measures.values()):
-            from rouge2.pos.tagger import load_tagger
-
+            if o.language not in ("none", "en") and o.tagger == "spacy":
+                raise topic_route_error(o.language)  # never the English tagger on another language
             self.tagger = load_tagger(o.tagger)
             for m in self.measures.values():
                 if m.needs_tagger:

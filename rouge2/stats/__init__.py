@@ -1,1 +1,2 @@
-"""Statistics on per-pair sufficient statistics: combination across references, P/R/F, bootstrap, significance, correlation."""
+"""Statistics on per-pair sufficient statistics: combination across references, P/R/F,
+bootstrap, significance, correlation."""

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rouge2.stats.bootstrap import bootstrap_interval, mean
+from rouge2.stats.correlation import kendall_tau_b, spearman
 from rouge2.stats.prf import Score
 from rouge2.stats.significance import paired_test
 
@@ -85,8 +86,6 @@ def ranking_agreement(a: Mapping[str, Mapping[str, Mapping[str, Any]]],
                       score: str = "fmeasure") -> dict[str, Any]:
     """How far two variants rank the systems alike: Kendall tau-b and Spearman of
     their system means of ``measure`` (over the systems both have)."""
-    from rouge2.stats.correlation import kendall_tau_b, spearman
-
     common = sorted(set(a) & set(b))
     x = [a[s][measure][score] for s in common]
     y = [b[s][measure][score] for s in common]

@@ -12,7 +12,7 @@ draw at a time.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rouge2 import kernels
@@ -73,6 +73,11 @@ def _fmeasure_t1(r: float, p: float, alpha: float) -> float:
     return (r * p) / d if d > 0 else 0
 
 
+def _triple(values: Iterable[str]) -> tuple[str, str, str]:
+    a, b, c = values
+    return a, b, c
+
+
 def script_averages(
     scores: Mapping[str, Sequence[float]],
     resamples: float = 1000,
@@ -90,8 +95,7 @@ def script_averages(
     """
     instances = sorted(scores)
     cols = [[float(scores[i][k]) for i in instances] for k in range(3)]
-    totals = tuple(sum(c) for c in cols)  # sequential, in instance order
-    n = len(instances)
+    totals = (sum(cols[0]), sum(cols[1]), sum(cols[2]))  # sequential, in instance order
     if mode == 2:
         z = ("", "", "")
         return Averages(z, z, z, totals)
@@ -99,6 +103,16 @@ def script_averages(
     count = perl_loop_count(resamples)
     if count == 0:
         raise UserError("the number of bootstrap resamples (-r) must be at least 1")
+    ranked = [sorted(x) for x in _resampled_scores(cols, count, mode, alpha)]
+    avg = _triple(fmt5(sum(r) / len(r)) for r in ranked)
+    low, high = _script_interval(ranked, resamples, confidence)
+    return Averages(avg, low, high, totals)
+
+
+def _resampled_scores(cols: list[list[float]], count: int, mode: int, alpha: float) -> list[list[float]]:
+    """R, P and F (three columns) of each of ``count`` resamples of the instances,
+    as ``bootstrapResampling`` computes them."""
+    n = len(cols[0])
     # per resample i: the sums over the drawn instances, added in draw order
     if n == 0:
         sums = [[0.0] * count for _ in cols]
@@ -119,10 +133,12 @@ def script_averages(
             s = [r, pr, _fmeasure_t1(r, pr, alpha)]
         for k in range(3):
             samples[k].append(s[k])
+    return samples
 
-    ranked = [sorted(x) for x in samples]
-    avg = tuple(fmt5(sum(r) / len(r)) for r in ranked)
 
+def _script_interval(ranked: list[list[float]], resamples: float,
+                     confidence: float) -> tuple[tuple[str, str, str], tuple[str, str, str]]:
+    """The interval bounds of each sorted column, interpolated as the script does."""
     delta = resamples * ((100 - confidence) / 2.0) / 100.0
     ci_ua = perl_int(resamples - delta - 1)
     ci_ub = ci_ua + 1
@@ -130,13 +146,12 @@ def script_averages(
     ci_lb = ci_la + 1
     ci_r = resamples - delta - 1 - ci_ua
 
-    def interp(arr, a, b):
+    def interp(arr: list[float], a: int, b: int) -> str:
         lo = perl_index(arr, a)
         return fmt5(lo + (perl_index(arr, b) - lo) * ci_r)
 
-    low = tuple(interp(r, ci_la, ci_lb) for r in ranked)
-    high = tuple(interp(r, ci_ua, ci_ub) for r in ranked)
-    return Averages(avg, low, high, totals)  # type: ignore[arg-type]
+    return (_triple(interp(r, ci_la, ci_lb) for r in ranked),
+            _triple(interp(r, ci_ua, ci_ub) for r in ranked))
 
 
 # ---------------------------------------------------------------------------

@@ -32,6 +32,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rouge2.measures.coverage import PairCoverage
 from rouge2.stats.bootstrap import bootstrap_interval, mean
 
 #: families in display order; other universal tags follow alphabetically
@@ -47,13 +48,13 @@ FAMILY_LABELS = {
 _DIGITS = re.compile(r"(\d+)")
 
 
-def natural_key(text: str) -> tuple:
+def natural_key(text: str) -> tuple[tuple[tuple[int, int | str], ...], str]:
     """Sort key that orders digit runs by value: task2 < task10 < Task11.
 
     Names compare part by part, numbers by value and text case-insensitively;
     names equal that way (Task1, task1, task01) then compare exactly, so the
     order is total and deterministic."""
-    parts = []
+    parts: list[tuple[int, int | str]] = []
     for k, part in enumerate(_DIGITS.split(text)):
         if k % 2:
             parts.append((0, int(part)))
@@ -62,7 +63,7 @@ def natural_key(text: str) -> tuple:
     return (tuple(parts), text)
 
 
-def family_sort_key(family: str) -> tuple:
+def family_sort_key(family: str) -> tuple[int, str]:
     return (FAMILY_ORDER.index(family), "") if family in FAMILY_ORDER else (len(FAMILY_ORDER), family)
 
 
@@ -78,7 +79,9 @@ class BootstrapSettings:
 
 
 @dataclass
-class _PairSummary:
+class PairSummary:
+    """What the dataset-level statistics and the pages keep of one (task, system) pair."""
+
     coverage: float | None
     counts: dict[str, int]
     covered: frozenset[tuple[str, str]]   # (family, stem) of covered reference topics
@@ -93,7 +96,7 @@ class CoverageStats:
     (counts and the sets of covered/missed stems), never with the texts."""
 
     def __init__(self) -> None:
-        self.pairs: dict[tuple[str, str], _PairSummary] = {}
+        self.pairs: dict[tuple[str, str], PairSummary] = {}
         self.task_first: dict[str, int] = {}      # task -> order of first appearance
         self.system_first: dict[str, int] = {}
         self.task_references: dict[str, int] = {}
@@ -106,7 +109,7 @@ class CoverageStats:
         self.forms: dict[tuple[str, str], Counter] = defaultdict(Counter)
 
     # -- input -----------------------------------------------------------
-    def add(self, cov) -> None:
+    def add(self, cov: PairCoverage) -> None:
         key = (cov.task, cov.system)
         if key in self.pairs:
             raise ValueError(f"task {cov.task!r} has system {cov.system!r} twice")
@@ -139,7 +142,7 @@ class CoverageStats:
             if status == "added":
                 added_words += 1
                 add[k] += 1
-        self.pairs[key] = _PairSummary(cov.coverage, dict(cov.counts), frozenset(covered),
+        self.pairs[key] = PairSummary(cov.coverage, dict(cov.counts), frozenset(covered),
                                        frozenset(missed), tuple(missed_words), added_words)
 
     # -- orders ----------------------------------------------------------
@@ -173,7 +176,7 @@ class CoverageStats:
             tasks = self.tasks_of(system)
             values = [self.pairs[(t, system)].coverage for t in tasks]
             scored = [v for v in values if v is not None]
-            totals = Counter()
+            totals: Counter[str] = Counter()
             for t in tasks:
                 totals.update(self.pairs[(t, system)].counts)
             ref = totals["reference"]

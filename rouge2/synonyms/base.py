@@ -36,9 +36,17 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterable
 
+from rouge2.registry import Registry
 from rouge2.synonyms.lemmas import morphy_data
 
-__all__ = ["ANY", "SynonymMatcher", "coarse_pos"]
+__all__ = ["ANY", "SYNONYM_SOURCES", "SynonymMatcher", "coarse_pos"]
+
+#: Named synonym sources, each registered beside its code (``wordnet`` in
+#: wordnet.py, ``file:<path>`` in combine.py; plugins: entry points
+#: ``rouge2.synonym_sources``).  A source is a loader ``f(lemmas: bool) ->
+#: SynonymMatcher``; a family's factory gives one for its canonical name.
+SYNONYM_SOURCES: Registry = Registry("synonym source", packages=("rouge2.synonyms",),
+                                     group="rouge2.synonym_sources")
 
 ANY = None  # pos value meaning "any part of speech"
 
@@ -120,7 +128,7 @@ class SynonymMatcher(ABC):
         it once per pool; every call then costs about the number of related
         words, not the size of the pool.
         """
-        members = pool if isinstance(pool, (set, frozenset, dict, type({}.keys()))) else set(pool)
+        members: Collection[str] = pool if isinstance(pool, (set, frozenset, dict, type({}.keys()))) else set(pool)
         neighbors = self.neighbors
         tok = self.matches
 

@@ -12,17 +12,17 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Union
 
+from rouge2.data import sha256_file
 from rouge2.errors import UserError
 from rouge2.files import check_regular
-from rouge2.registry import Registry
-from rouge2.synonyms.base import SynonymMatcher
+from rouge2.synonyms.base import SYNONYM_SOURCES, SynonymMatcher
+from rouge2.synonyms.dictionary import DictionaryMatcher
 
-__all__ = ["SynonymSpec", "UnionMatcher", "load_synonyms"]
+__all__ = ["SYNONYM_SOURCES", "SynonymSpec", "UnionMatcher", "canonical_synonyms", "load_synonyms"]
 
 #: What ``load_synonyms`` accepts (see its docstring).
-SynonymSpec = Union[bool, None, str, os.PathLike, SynonymMatcher, Sequence]
+SynonymSpec = bool | None | str | os.PathLike | SynonymMatcher | Sequence
 
 
 
@@ -77,37 +77,23 @@ class UnionMatcher(SynonymMatcher):
         return related
 
 
-_wordnet_singletons: dict[bool, SynonymMatcher] = {}
-
-
-def _wordnet(lemmas: bool = True) -> SynonymMatcher:
-    got = _wordnet_singletons.get(lemmas)
-    if got is None:
-        from rouge2.synonyms.wordnet import WordNetMatcher
-
-        got = _wordnet_singletons[lemmas] = WordNetMatcher(lemmas=lemmas)
-    return got
-
-
 def _one(item, lemmas: bool) -> SynonymMatcher:
+    """One source: a matcher as is; a registered name through its loader;
+    any other text (or path) a dictionary file."""
     if isinstance(item, SynonymMatcher):
         return item
     if item is True:
-        return _wordnet(lemmas)
-    if isinstance(item, str) and SYNONYM_SOURCES.find(item) == "wordnet":
-        return _wordnet(lemmas)
-    if isinstance(item, (str, os.PathLike)):
-        from rouge2.synonyms.dictionary import DictionaryMatcher
-
-        if isinstance(item, str) and not item.strip():
-            raise UserError("empty synonym source; give 'wordnet' or a dictionary file path")
-        if isinstance(item, str) and item.startswith("file:"):
-            item = item[len("file:"):]
+        item = "wordnet"
+    if isinstance(item, os.PathLike):
         return DictionaryMatcher(item, lemmas=lemmas)
-    raise UserError(
-        f"unknown synonym source {item!r}; give true (WordNet), false, 'wordnet', "
-        "a dictionary file path, or a list of these"
-    )
+    if not isinstance(item, str):
+        raise SYNONYM_SOURCES.unknown(item, ", false, a dictionary file path, or a list of these")
+    if not item.strip():
+        raise UserError("empty synonym source; give 'wordnet' or a dictionary file path")
+    name = SYNONYM_SOURCES.find(item)
+    if name is None:
+        return DictionaryMatcher(item, lemmas=lemmas)
+    return SYNONYM_SOURCES.get(name)(lemmas)
 
 
 def load_synonyms(spec, lemmas: bool = True) -> SynonymMatcher | None:
@@ -148,8 +134,6 @@ def load_synonyms(spec, lemmas: bool = True) -> SynonymMatcher | None:
         else:
             matchers.append(_one(item, lemmas))
     if groups:
-        from rouge2.synonyms.dictionary import DictionaryMatcher
-
         matchers.append(DictionaryMatcher.from_groups(groups, lemmas=lemmas))
     if not matchers:
         return None
@@ -158,11 +142,37 @@ def load_synonyms(spec, lemmas: bool = True) -> SynonymMatcher | None:
     return UnionMatcher(matchers)
 
 
-#: Named synonym sources; anything else is a dictionary file path (or inline
-#: groups).  ``true`` is WordNet.
-SYNONYM_SOURCES: Registry = Registry("synonym source")
-SYNONYM_SOURCES.add("wordnet", _wordnet, "WordNet 3.0 as the ROUGE 2.0 paper selects it (shipped)",
-                    aliases=("true", "wordnet-3.0", "wn", "wn30"))
+def _match_file(name: str) -> str | None:
+    text = name.strip()
+    if not text.lower().startswith("file:") or len(text) == len("file:"):
+        return None
+    return "file:" + str(Path(text[len("file:"):]).expanduser().resolve())
+
+
+@SYNONYM_SOURCES.register_family("file:<path>", _match_file,
+                                 "a dictionary file: one group of synonyms a line (docs/synonyms.md)",
+                                 fingerprint=lambda name: sha256_file(name[len("file:"):]),
+                                 capabilities={"path": True})
+def _dictionary_file(canonical: str):
+    path = canonical[len("file:"):]
+    return lambda lemmas=True: DictionaryMatcher(path, lemmas=lemmas)
+
+
+def _source_name(text: str) -> str:
+    """The canonical name of one named source; any other text is a
+    dictionary file path (``file:<absolute path>``), which must exist."""
+    if not text.strip():
+        raise UserError("empty synonym source; give 'wordnet' or a dictionary file path")
+    name = SYNONYM_SOURCES.find(text)
+    if name is None:
+        name = SYNONYM_SOURCES.canonical("file:" + text)
+    if SYNONYM_SOURCES.capability(name, "path"):
+        p = Path(name[len("file:"):])
+        if not p.is_file():
+            if p.exists():  # a folder, a FIFO, a device: says which
+                check_regular(p, "synonym dictionary")
+            raise SYNONYM_SOURCES.unknown(text, " or the path of an existing dictionary file")
+    return name
 
 
 def canonical_synonyms(spec) -> tuple:
@@ -189,20 +199,7 @@ def canonical_synonyms(spec) -> tuple:
                 raise UserError(f"a synonym group needs at least two words, got {list(item)!r}")
             out.append(words)
         elif isinstance(item, (str, os.PathLike)):
-            text = os.fspath(item)
-            if not text.strip():
-                raise UserError("empty synonym source; give 'wordnet' or a dictionary file path")
-            name = SYNONYM_SOURCES.find(text)
-            if name is not None:
-                out.append(name)
-                continue
-            path = text[len("file:"):] if text.startswith("file:") else text
-            p = Path(path).expanduser()
-            if not p.is_file():
-                if p.exists():  # a folder, a FIFO, a device: says which
-                    check_regular(p, "synonym dictionary")
-                raise SYNONYM_SOURCES.unknown(text, " or the path of an existing dictionary file")
-            out.append("file:" + str(p.resolve()))
+            out.append(_source_name(os.fspath(item)))
         else:
             raise SYNONYM_SOURCES.unknown(item, ", a dictionary file path, or a list of these")
     return tuple(dict.fromkeys(out))

@@ -54,6 +54,7 @@ import os
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import cast
 
 from rouge2.errors import UserError
 from rouge2.files import read_bytes
@@ -111,42 +112,52 @@ class SynonymGroups:
     Memory is linear in the number of entries of the file.
     """
 
-    __slots__ = ("_group_ids", "_star_build", "gids", "members", "star")
+    __slots__ = ("_group_ids", "_multi", "_star_build", "gids", "members", "star")
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.members: list[tuple[str, ...]] = []
         self.gids: dict[str, int | frozenset[int]] = {}
         self.star: dict[str, str | tuple[str, ...] | frozenset[str]] = {}
-        self._group_ids: dict[tuple[int, int], list[int]] | None = {}  # (size, hash) -> ids
-        self._star_build: dict[str, object] | None = {}
+        # build-only (None once frozen): (size, hash) -> group ids; the ids of a word
+        # in several groups (its gids entry keeps the first until freeze); star partners
+        self._group_ids: dict[tuple[int, int], list[int]] | None = {}
+        self._multi: dict[str, list[int]] | None = {}
+        self._star_build: dict[str, str | set[str]] | None = {}
 
     # -- building ---------------------------------------------------------
     def add_group(self, words: list[str]) -> None:
         """A group of two or more distinct words (repeats removed)."""
+        group_ids, multi = self._group_ids, self._multi
+        if group_ids is None or multi is None:
+            raise RuntimeError("SynonymGroups: add_group after freeze()")
         word_set = frozenset(words)
         key = (len(word_set), hash(word_set))
-        seen = self._group_ids.get(key)
+        seen = group_ids.get(key)
         if seen is not None:
             for g in seen:
                 if word_set == frozenset(self.members[g]):
                     return  # an identical group is already there
         gid = len(self.members)
-        self._group_ids.setdefault(key, []).append(gid)
+        group_ids.setdefault(key, []).append(gid)
         members = tuple(dict.fromkeys(words))  # first-seen order, no repeats
         self.members.append(members)
         del word_set
         gids = self.gids
         for w in members:
+            more = multi.get(w)
+            if more is not None:
+                more.append(gid)
+                continue
             old = gids.get(w)
             if old is None:
                 gids[w] = gid
-            elif type(old) is int:
-                gids[w] = [old, gid]  # a frozenset once built (freeze)
             else:
-                old.append(gid)
+                multi[w] = [cast(int, old), gid]  # a frozenset once built (freeze)
 
     def add_star(self, head: str, words: list[str]) -> None:
         build = self._star_build
+        if build is None:
+            raise RuntimeError("SynonymGroups: add_star after freeze()")
         for w in words:
             if w == head:
                 continue
@@ -154,7 +165,7 @@ class SynonymGroups:
                 got = build.get(a)
                 if got is None:
                     build[a] = b
-                elif type(got) is str:
+                elif isinstance(got, str):
                     if got != b:
                         build[a] = {got, b}
                 else:
@@ -162,15 +173,15 @@ class SynonymGroups:
 
     def freeze(self) -> SynonymGroups:
         """Finish building: compact the star partners; drop build-only indexes."""
-        if self._group_ids is not None:
+        if self._multi is not None:
             gids = self.gids
-            for w, g in gids.items():
-                if type(g) is list:
-                    gids[w] = frozenset(g)
+            for w, ids in self._multi.items():
+                gids[w] = frozenset(ids)
+            self._multi = None
         if self._star_build is not None:
             star = self.star
             for w, got in self._star_build.items():
-                if type(got) is str:
+                if isinstance(got, str):
                     star[w] = got
                 elif len(got) > _SET_FROM:
                     star[w] = frozenset(got)
@@ -187,27 +198,27 @@ class SynonymGroups:
         if ga is not None:
             gb = self.gids.get(b)
             if gb is not None:
-                if type(ga) is int:
-                    if (ga == gb) if type(gb) is int else (ga in gb):
+                if isinstance(ga, int):
+                    if (ga == gb) if isinstance(gb, int) else (ga in gb):
                         return True
-                elif (gb in ga) if type(gb) is int else not ga.isdisjoint(gb):
+                elif (gb in ga) if isinstance(gb, int) else not ga.isdisjoint(gb):
                     return True
         p = self.star.get(a)
         if p is None:
             return False
-        return b == p if type(p) is str else b in p
+        return b == p if isinstance(p, str) else b in p
 
     def group_ids(self, word: str) -> tuple[int, ...] | frozenset[int]:
         g = self.gids.get(word)
         if g is None:
             return ()
-        return (g,) if type(g) is int else g
+        return (g,) if isinstance(g, int) else g
 
     def partners(self, word: str) -> tuple[str, ...] | frozenset[str]:
         p = self.star.get(word)
         if p is None:
             return ()
-        return (p,) if type(p) is str else p
+        return (p,) if isinstance(p, str) else p
 
     def neighbors(self, word: str) -> frozenset[str]:
         """Every word related to ``word`` (materialised: meant for inspection)."""
@@ -287,7 +298,7 @@ class DictionaryMatcher(SynonymMatcher):
     def __init__(self, path: str | os.PathLike, lemmas: bool = True):
         p = Path(path)
         data = read_bytes(p, "synonym dictionary")
-        self.path = p
+        self.path: Path | None = p
         self.groups = parse_dictionary(data, str(p))
         self.lemmas = bool(lemmas)
         self.name = f"dict:{p.name}"

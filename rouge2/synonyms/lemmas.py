@@ -44,6 +44,7 @@ import gzip
 import threading
 
 from rouge2.analysis.english import AUX_INFLECTIONS
+from rouge2.data import read_resource, resource_sha256
 from rouge2.errors import UserError
 
 __all__ = ["EXCEPTIONS_RESOURCE", "LEMMAS_RESOURCE", "POS_LETTERS", "RULES", "Morphy", "morphy_data"]
@@ -67,8 +68,6 @@ _data: Morphy | None = None
 
 
 def _read(parts: tuple[str, str]) -> list[str]:
-    from rouge2.data import read_resource
-
     origin = "/".join(parts)
     raw = read_resource(*parts)
     try:
@@ -183,3 +182,8 @@ def morphy_data() -> Morphy:
                     _read(LEMMAS_RESOURCE), _read(EXCEPTIONS_RESOURCE), "resources/wordnet"
                 )
     return _data
+
+
+def morphy_fingerprint() -> str:
+    """What the signature records of the morphy data (lemma-aware synonyms)."""
+    return f"wordnet-3.0:{resource_sha256(*LEMMAS_RESOURCE)}:{resource_sha256(*EXCEPTIONS_RESOURCE)}"

@@ -42,11 +42,12 @@ only the ``key`` relation, the result equals the clipped count over stems.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Collection, Hashable, Iterable, Mapping
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from itertools import product
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from rouge2.kernels import clipped_hits
+from rouge2.synonyms.base import SynonymMatcher
 
 __all__ = ["PositionwiseRelation", "max_matching", "ordered_matching", "relation_for"]
 
@@ -104,7 +105,7 @@ def max_matching(
     return total + _max_flow(cand, ref, syn_edges)
 
 
-def _max_flow(cand: dict, ref: dict, syn_edges: list) -> int:
+def _max_flow(cand: dict[U, int], ref: dict[U, int], syn_edges: list[tuple[U, U]]) -> int:
     """Maximum b-matching on the bipartite type graph (exact + synonym edges)."""
     c_ids = {u: i for i, u in enumerate(cand)}
     r_ids = {v: j for j, v in enumerate(ref)}
@@ -120,8 +121,22 @@ def _max_flow(cand: dict, ref: dict, syn_edges: list) -> int:
     # flow[j][i]: occurrences of candidate type i matched to reference type j.
     flow: list[dict[int, int]] = [{} for _ in rem_r]
 
+    # Greedy start; augmenting paths correct any bad choice.
+    total = _greedy_flow(adj, rem_c, rem_r, flow)
+    # Augment (BFS, shortest paths) until no path from a free candidate
+    # occurrence to a free reference occurrence remains.
+    while True:
+        path = _augmenting_path(adj, rem_c, rem_r, flow)
+        if path is None:
+            break
+        total += _augment(path, rem_c, rem_r, flow)
+    return total
+
+
+def _greedy_flow(adj: list[list[int]], rem_c: list[int], rem_r: list[int],
+                 flow: list[dict[int, int]]) -> int:
+    """Each candidate type takes what its neighbours (exact first) have left."""
     total = 0
-    # Greedy start; augmenting paths below correct any bad choice.
     for i, nbrs in enumerate(adj):
         for j in nbrs:
             if not rem_c[i]:
@@ -132,62 +147,69 @@ def _max_flow(cand: dict, ref: dict, syn_edges: list) -> int:
                 rem_r[j] -= m
                 flow[j][i] = flow[j].get(i, 0) + m
                 total += m
-
-    # Augment (BFS, shortest paths) until no path from a free candidate
-    # occurrence to a free reference occurrence remains.  Forward edges have
-    # unbounded capacity; a backward step j -> i needs flow[j][i] > 0.
-    while True:
-        starts = [i for i, c in enumerate(rem_c) if c > 0]
-        if not starts:
-            break
-        par_c: dict[int, int] = {i: -1 for i in starts}
-        par_r: dict[int, int] = {}
-        queue = deque(starts)
-        end = -1
-        while queue and end < 0:
-            i = queue.popleft()
-            for j in adj[i]:
-                if j in par_r:
-                    continue
-                par_r[j] = i
-                if rem_r[j] > 0:
-                    end = j
-                    break
-                for i2, f in flow[j].items():
-                    if f > 0 and i2 not in par_c:
-                        par_c[i2] = j
-                        queue.append(i2)
-        if end < 0:
-            break
-        # Bottleneck along the path.
-        delta = rem_r[end]
-        j = end
-        while True:
-            i = par_r[j]
-            pj = par_c[i]
-            if pj < 0:
-                delta = min(delta, rem_c[i])
-                break
-            delta = min(delta, flow[pj][i])
-            j = pj
-        # Apply.
-        rem_r[end] -= delta
-        j = end
-        while True:
-            i = par_r[j]
-            flow[j][i] = flow[j].get(i, 0) + delta
-            pj = par_c[i]
-            if pj < 0:
-                rem_c[i] -= delta
-                break
-            flow[pj][i] -= delta
-            j = pj
-        total += delta
     return total
 
 
+#: an augmenting path: (its free reference type, reference type -> the candidate type
+#: reached from, candidate type -> the reference type it was reached through, -1 at a start)
+_Path = tuple[int, dict[int, int], dict[int, int]]
+
+
+def _augmenting_path(adj: list[list[int]], rem_c: list[int], rem_r: list[int],
+                     flow: list[dict[int, int]]) -> _Path | None:
+    """A shortest path (BFS) from a candidate type with free occurrences to a
+    reference type with free occurrences, or None.  Forward edges have
+    unbounded capacity; a backward step j -> i needs flow[j][i] > 0."""
+    starts = [i for i, c in enumerate(rem_c) if c > 0]
+    if not starts:
+        return None
+    par_c: dict[int, int] = {i: -1 for i in starts}
+    par_r: dict[int, int] = {}
+    queue = deque(starts)
+    while queue:
+        i = queue.popleft()
+        for j in adj[i]:
+            if j in par_r:
+                continue
+            par_r[j] = i
+            if rem_r[j] > 0:
+                return j, par_r, par_c
+            for i2, f in flow[j].items():
+                if f > 0 and i2 not in par_c:
+                    par_c[i2] = j
+                    queue.append(i2)
+    return None
+
+
+def _augment(path: _Path, rem_c: list[int], rem_r: list[int], flow: list[dict[int, int]]) -> int:
+    """Pushes the path's bottleneck along it; returns the bottleneck."""
+    end, par_r, par_c = path
+    delta = rem_r[end]
+    j = end
+    while True:
+        i = par_r[j]
+        pj = par_c[i]
+        if pj < 0:
+            delta = min(delta, rem_c[i])
+            break
+        delta = min(delta, flow[pj][i])
+        j = pj
+    rem_r[end] -= delta
+    j = end
+    while True:
+        i = par_r[j]
+        flow[j][i] = flow[j].get(i, 0) + delta
+        pj = par_c[i]
+        if pj < 0:
+            rem_c[i] -= delta
+            break
+        flow[pj][i] -= delta
+        j = pj
+    return delta
+
+
 def ordered_matching(
-    ref_seq: list,
+    ref_seq: Sequence[U],
     cand_counts: Mapping[U, int],
     related: Callable[[U, U], bool] | None = None,
 ) -> list[bool]:
@@ -212,18 +234,8 @@ def ordered_matching(
     rem = {u: c for u, c in cand_counts.items() if c > 0}
     if not rem or not ref_seq:
         return out
-    ref_types = dict.fromkeys(ref_seq, 1)
-    adj: dict = {v: ([v] if v in rem else []) for v in ref_types}
-    if related is not None:
-        pairs = getattr(related, "pairs", None)
-        if pairs is not None:
-            edges = pairs(rem, ref_types)
-        else:
-            edges = [(u, v) for u in rem for v in ref_types if u != v and related(u, v)]
-        for u, v in edges:
-            if u != v:
-                adj[v].append(u)
-    users: dict = {u: {} for u in rem}  # candidate unit -> {reference unit: occurrences matched}
+    adj = _reference_neighbours(rem, dict.fromkeys(ref_seq, 1), related)
+    users: dict[U, dict[U, int]] = {u: {} for u in rem}  # candidate unit -> {reference unit: matched}
     for k, v in enumerate(ref_seq):
         first = adj[v]
         if not first:
@@ -233,39 +245,62 @@ def ordered_matching(
             rem[u] -= 1
             users[u][v] = users[u].get(v, 0) + 1
             out[k] = True
-            continue
-        # Breadth-first search for an augmenting path v -> u -> v' -> u' ...
-        par_u: dict = {}
-        par_v: dict = {v: None}
-        queue = deque([v])
-        end = None
-        while queue and end is None:
-            x = queue.popleft()
-            for u in adj[x]:
-                if u in par_u:
-                    continue
-                par_u[u] = x
-                if rem[u] > 0:
-                    end = u
-                    break
-                for y, f in users[u].items():
-                    if f > 0 and y not in par_v:
-                        par_v[y] = u
-                        queue.append(y)
-        if end is None:
-            continue
-        rem[end] -= 1
-        u = end
-        while True:
-            x = par_u[u]
-            users[u][x] = users[u].get(x, 0) + 1
-            prev = par_v[x]
-            if prev is None:
-                break
-            users[prev][x] -= 1
-            u = prev
-        out[k] = True
+        else:
+            out[k] = _augment_from(v, adj, rem, users)
     return out
+
+
+def _reference_neighbours(rem: dict[U, int], ref_types: dict[U, int],
+                          related: Callable[[U, U], bool] | None) -> dict[U, list[U]]:
+    """Reference unit -> the candidate units it may match: itself first, if the
+    candidate has it, then the related ones."""
+    adj: dict[U, list[U]] = {v: ([v] if v in rem else []) for v in ref_types}
+    if related is not None:
+        pairs = getattr(related, "pairs", None)
+        if pairs is not None:
+            edges = pairs(rem, ref_types)
+        else:
+            edges = [(u, v) for u in rem for v in ref_types if u != v and related(u, v)]
+        for u, v in edges:
+            if u != v:
+                adj[v].append(u)
+    return adj
+
+
+def _augment_from(v: U, adj: dict[U, list[U]], rem: dict[U, int], users: dict[U, dict[U, int]]) -> bool:
+    """Matches one more occurrence of reference unit ``v`` through an augmenting
+    path v -> u -> v' -> u' ... (breadth-first), moving earlier occurrences to
+    other candidate units; False when there is none."""
+    par_u: dict[U, U] = {}
+    par_v: dict[U, U | None] = {v: None}
+    queue = deque([v])
+    end = None
+    while queue and end is None:
+        x = queue.popleft()
+        for u in adj[x]:
+            if u in par_u:
+                continue
+            par_u[u] = x
+            if rem[u] > 0:
+                end = u
+                break
+            for y, f in users[u].items():
+                if f > 0 and y not in par_v:
+                    par_v[y] = u
+                    queue.append(y)
+    if end is None:
+        return False
+    rem[end] -= 1
+    u = end
+    while True:
+        x = par_u[u]
+        users[u][x] = users[u].get(x, 0) + 1
+        prev = par_v[x]
+        if prev is None:
+            break
+        users[prev][x] -= 1
+        u = prev
+    return True
 
 
 class PositionwiseRelation:
@@ -317,7 +352,7 @@ class PositionwiseRelation:
             hit = memo[k] = bool(self.token_related(a, b))
         return hit
 
-    def __call__(self, u, v) -> bool:
+    def __call__(self, u: Any, v: Any) -> bool:
         if isinstance(u, tuple):
             if not isinstance(v, tuple) or len(u) != len(v):
                 return False
@@ -325,41 +360,34 @@ class PositionwiseRelation:
             return all(tok(a, b) for a, b in zip(u, v))
         return self.tok(u, v)
 
-    def _index(self, pool: Collection[str]) -> Callable[[str], set]:
+    def _index(self, pool: Collection[str]) -> Callable[[str], set[str]]:
         """A function: token ``a`` -> the tokens of ``pool`` related to it (``a`` included if present)."""
         key = self.key
-        by_key = None
+        by_key: dict[Hashable, list[str]] | None = None
         if key is not None and (self.lookup is not None or self.neighbors is not None):
             by_key = {}
             for t in pool:
                 by_key.setdefault(key(t), []).append(t)
+        look: Callable[[str], Iterable[str]]
         if self.lookup is not None:
             look = self.lookup(pool)
         elif self.neighbors is not None:
-            nb = self.neighbors
-
-            def look(a):
-                near = nb(a)
-                if not near:
-                    return ()
-                if len(near) <= len(pool):
-                    return [t for t in near if t in pool]
-                return [t for t in pool if t in near]
+            look = _pool_neighbours(self.neighbors, pool)
         else:
             tok = self.tok
             return lambda a: {t for t in pool if tok(a, t)}
 
-        def related(a: str) -> set:
+        def related(a: str) -> set[str]:
             out = set(look(a))
             if a in pool:
                 out.add(a)
-            if by_key is not None:
+            if by_key is not None and key is not None:
                 out.update(by_key.get(key(a), ()))
             return out
 
         return related
 
-    def pairs(self, cand: Mapping, ref: Mapping) -> list:
+    def pairs(self, cand: Mapping[Any, int], ref: Mapping[Any, int]) -> list[tuple[Any, Any]]:
         """All ``(u, v)``, ``u`` in ``cand``, ``v`` in ``ref``, ``u != v``, related."""
         if not cand or not ref:
             return []
@@ -368,26 +396,30 @@ class PositionwiseRelation:
             ref_set = ref.keys() if isinstance(ref, dict) else set(ref)
             related_in = self._index(ref_set)
             return [(u, v) for u in cand for v in related_in(u) if v != u]
-        # Tuples: the tokens of the reference related to each candidate token,
-        # then either every combination of those looked up in ``ref`` (few
-        # synonyms: the usual case) or a scan of the reference units that
-        # share a related first token.
-        pool: set = set()
-        by_first: dict[str, list] = {}
+        return self._tuple_pairs(cand, ref)
+
+    def _tuple_pairs(self, cand: Mapping[tuple[str, ...], int],
+                     ref: Mapping[tuple[str, ...], int]) -> list[tuple[Any, Any]]:
+        """:meth:`pairs` of n-gram tuples: the tokens of the reference related to
+        each candidate token, then either every combination of those looked up
+        in ``ref`` (few synonyms: the usual case) or a scan of the reference
+        units that share a related first token."""
+        pool: set[str] = set()
+        by_first: dict[str, list[tuple[str, ...]]] = {}
         for v in ref:
             if v:
                 pool.update(v)
                 by_first.setdefault(v[0], []).append(v)
         related_in = self._index(pool)
-        near: dict[str, set] = {}
+        near: dict[str, set[str]] = {}
 
-        def related_tokens(a: str) -> set:
+        def related_tokens(a: str) -> set[str]:
             got = near.get(a)
             if got is None:
                 got = near[a] = related_in(a)
             return got
 
-        out = []
+        out: list[tuple[Any, Any]] = []
         for u in cand:
             if not u:
                 continue
@@ -398,9 +430,7 @@ class PositionwiseRelation:
             if not size:
                 continue
             if size <= self.product_limit:
-                for combo in product(*sets):
-                    if combo != u and combo in ref:
-                        out.append((u, combo))
+                out.extend((u, combo) for combo in product(*sets) if combo != u and combo in ref)
                 continue
             n = len(u)
             rest = sets[1:]
@@ -411,7 +441,23 @@ class PositionwiseRelation:
         return out
 
 
-def relation_for(matcher, pos: str | None = None, key: Callable[[str], Hashable] | None = None) -> PositionwiseRelation:
+def _pool_neighbours(nb: Callable[[str], Collection[str]],
+                     pool: Collection[str]) -> Callable[[str], Iterable[str]]:
+    """``look(a)``: the neighbours ``nb(a)`` that are in ``pool`` (the smaller side scanned)."""
+
+    def look(a: str) -> Iterable[str]:
+        near = nb(a)
+        if not near:
+            return ()
+        if len(near) <= len(pool):
+            return [t for t in near if t in pool]
+        return [t for t in pool if t in near]
+
+    return look
+
+
+def relation_for(matcher: SynonymMatcher, pos: str | None = None,
+                 key: Callable[[str], Hashable] | None = None) -> PositionwiseRelation:
     """A :class:`PositionwiseRelation` from a :class:`~rouge2.synonyms.SynonymMatcher`.
 
     ``pos`` is passed to the matcher for every token pair (``None``: any part

@@ -20,9 +20,10 @@ import gzip
 import threading
 from pathlib import Path
 
+from rouge2.data import read_resource, resource_sha256
 from rouge2.errors import UserError
 from rouge2.files import read_bytes
-from rouge2.synonyms.base import SynonymMatcher, coarse_pos
+from rouge2.synonyms.base import SYNONYM_SOURCES, SynonymMatcher, coarse_pos
 from rouge2.synonyms.lemmas import morphy_data
 
 __all__ = ["RESOURCE", "RULE_ID", "WordNetMatcher"]
@@ -74,8 +75,6 @@ def _load(path: str | None) -> dict[str, dict[str, frozenset[str]]]:
         table = _cache.get(key)
         if table is None:
             if path is None:
-                from rouge2.data import read_resource
-
                 raw = read_resource(*RESOURCE)
                 origin = "/".join(RESOURCE)
             else:
@@ -211,3 +210,19 @@ class WordNetMatcher(SynonymMatcher):
             return out
 
         return related
+
+
+_singletons: dict[bool, WordNetMatcher] = {}
+
+
+def wordnet_synonyms(lemmas: bool = True) -> WordNetMatcher:
+    """The shipped WordNet matcher, one per ``lemmas`` setting and process."""
+    got = _singletons.get(lemmas)
+    if got is None:
+        got = _singletons[lemmas] = WordNetMatcher(lemmas=lemmas)
+    return got
+
+
+SYNONYM_SOURCES.add("wordnet", wordnet_synonyms, "WordNet 3.0 as the ROUGE 2.0 paper selects it (shipped)",
+                    aliases=("true", "wordnet-3.0", "wn", "wn30"),
+                    fingerprint=lambda name: f"wordnet-3.0@{RULE_ID}:{resource_sha256(*RESOURCE)}")

@@ -101,7 +101,7 @@ def _as_text(text, what: str) -> str:
 
 
 def _sent_tokenize(text):
-    import nltk
+    import nltk  # lazy: nltk takes seconds to import; only split_summaries=True needs it
 
     try:
         return nltk.sent_tokenize(text)
@@ -253,7 +253,8 @@ class RougeScorer(scoring.BaseScorer):
         predictions = list(predictions)
         if len(targets) != len(predictions):
             raise CompatValueError(
-                f"score_batch got {len(targets)} targets but {len(predictions)} predictions; give one target (or list of targets) per prediction"
+                f"score_batch got {len(targets)} targets but {len(predictions)} predictions; "
+                "give one target (or list of targets) per prediction"
             )
         out = []
         for target, prediction in zip(targets, predictions):

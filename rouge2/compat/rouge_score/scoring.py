@@ -33,8 +33,13 @@ import abc
 import collections
 import operator
 
-from rouge2.compat.errors import CompatValueError
-from rouge2.errors import UserError
+from rouge2.compat.errors import CompatValueError, MissingDependency
+
+try:
+    import numpy as np
+except ImportError:  # at import, not after a long scoring run: one line saying what to install
+    raise MissingDependency("rouge2.compat needs numpy for its BootstrapAggregator, as rouge-score and "
+                            "Hugging Face evaluate do: pip install 'rouge2[compat]'") from None
 
 __all__ = ["AggregateScore", "BaseScorer", "BootstrapAggregator", "Score", "fmeasure"]
 
@@ -105,23 +110,17 @@ class BootstrapAggregator:
 
     def aggregate(self) -> dict:
         """``{score type: AggregateScore(low, mid, high)}`` over the added scores."""
-        try:
-            import numpy as np
-        except ImportError:
-            raise UserError("BootstrapAggregator needs numpy, as rouge-score's does: "
-                            "pip install 'rouge2[compat]'") from None
-
         rng = np.random if self._seed is None else np.random.RandomState(self._seed)
         result = {}
         for score_type, scores in self._scores.items():
             matrix = np.vstack(tuple(scores))
-            bounds = self._percentiles(np, rng, matrix)
+            bounds = self._percentiles(rng, matrix)
             make = type(scores[0])
             low, mid, high = (make(*bounds[j, :]) for j in range(3))
             result[score_type] = AggregateScore(low=low, mid=mid, high=high)
         return result
 
-    def _percentiles(self, np, rng, matrix):
+    def _percentiles(self, rng, matrix):
         """(3, measures) array: the low, mid and high percentiles of the bootstrap means."""
         rows = matrix.shape[0]
         means = np.zeros((self._n_samples, matrix.shape[1]))

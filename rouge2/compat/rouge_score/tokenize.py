@@ -35,7 +35,7 @@ VALID_TOKEN_RE = re.compile(VALID_TOKEN_PATTERN)
 def _is_default_porter(stemmer) -> bool:
     """Whether ``stemmer`` is nltk's PorterStemmer in its default mode (cached path)."""
     try:
-        from nltk.stem.porter import PorterStemmer
+        from nltk.stem.porter import PorterStemmer  # lazy: nltk takes seconds to import
     except ImportError:  # pragma: no cover - nltk is a dependency
         return False
     return type(stemmer) is PorterStemmer and stemmer.mode == PorterStemmer.NLTK_EXTENSIONS
