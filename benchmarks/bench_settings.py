@@ -12,7 +12,7 @@ a pass and the time divided (as bench_speed.py does).  Every call is
 SummEval, the first N (default 1600) (system summary, reference) pairs.
 
 settings   ROUGE-1/2/L with the default settings and with each setting the
-           batch path takes: the unicode tokenizer, the sentence splitter,
+           batch path takes: the unicode and character tokenizers, the sentence splitter,
            -l 100, -b 665, SMART stopwords, ROUGE-1.5.5 stemming, and all of
            them at once.  Target: each at most 1.5x the default; the mix at
            most the sum of its parts plus 10% (default + the sum of each
@@ -45,6 +45,7 @@ R12L = ["rouge-1", "rouge-2", "rouge-l"]
 SETTINGS = {
     "default": {},
     "unicode tokenizer": {"tokenizer": "unicode"},
+    "character tokenizer": {"tokenizer": "character"},
     "sentence splitter": {"sentences": "splitter"},
     "word limit (-l 100)": {"word_limit": 100},
     "byte limit (-b 665)": {"byte_limit": 665},

@@ -43,12 +43,10 @@
    not hold the GIL) when out of memory, ``*data`` unchanged.  PyMem_Raw*
    needs no GIL. */
 static int
-raw_reserve(void **data, Py_ssize_t *cap, Py_ssize_t need, size_t item, Py_ssize_t first)
+raw_grow(void **data, Py_ssize_t *cap, Py_ssize_t need, size_t item, Py_ssize_t first)
 {
     Py_ssize_t n;
     void *bigger;
-    if (need <= *cap)
-        return 0;
     n = *cap ? *cap : first;
     while (n < need)
         n *= 2;
@@ -58,6 +56,12 @@ raw_reserve(void **data, Py_ssize_t *cap, Py_ssize_t need, size_t item, Py_ssize
     *data = bigger;
     *cap = n;
     return 0;
+}
+
+static inline int
+raw_reserve(void **data, Py_ssize_t *cap, Py_ssize_t need, size_t item, Py_ssize_t first)
+{
+    return need <= *cap ? 0 : raw_grow(data, cap, need, item, first);
 }
 
 /* A word being built in ``*buf``, which starts as the caller's stack array

@@ -376,6 +376,10 @@ close_sentence(AState *st, Py_ssize_t start)
 /* byte -> lowercased ASCII letter or digit, 0 for a separator */
 static unsigned char WORD_TABLE[256];
 
+/* Py_UNICODE_ISSPACE and Py_UNICODE_ISLINEBREAK of the 256 one-byte
+   characters (filled at start-up from the same functions). */
+static unsigned char SPACE_1[256], LINEBREAK_1[256];
+
 /* Append the (local) id of the word being built (st->word[0:n], hash h
    before mixing); room for it in st->ids is reserved by the caller. */
 static inline int
@@ -544,6 +548,19 @@ static int
 seg_lines(AState *st, const UText *u)
 {
     Py_ssize_t i = 0;
+    if (u->kind == PyUnicode_1BYTE_KIND) {
+        const Py_UCS1 *d = (const Py_UCS1 *)u->data;
+        while (i <= u->len) {
+            const Py_UCS1 *nl = (const Py_UCS1 *)memchr(d + i, '\n', (size_t)(u->len - i));
+            Py_ssize_t b = nl ? nl - d : u->len, k = i;
+            while (k < b && SPACE_1[d[k]])
+                k++;
+            if (k < b && (add_piece(st, i, b) < 0 || end_sentence(st) < 0))
+                return -1;
+            i = b + 1;
+        }
+        return 0;
+    }
     while (i <= u->len) {
         Py_ssize_t a = i, blank = 1;
         while (i < u->len && UC(u, i) != '\n') {
@@ -634,6 +651,32 @@ ends_sentence(const UText *u, Py_ssize_t a, Py_ssize_t b)
     return !is_abbreviation(u, s, e - 1);
 }
 
+/* seg_splitter for one-byte (latin-1) texts: the same rules, the
+   character classes read from tables. */
+static int
+seg_splitter1(AState *st, const UText *u)
+{
+    const Py_UCS1 *d = (const Py_UCS1 *)u->data;
+    Py_ssize_t i = 0, n = u->len;
+    while (i < n) {
+        Py_ssize_t a;
+        if (SPACE_1[d[i]]) {
+            if (LINEBREAK_1[d[i]] && end_sentence(st) < 0)
+                return -1;
+            i++;
+            continue;
+        }
+        a = i;
+        while (i < n && !SPACE_1[d[i]])
+            i++;
+        if (add_piece(st, a, i) < 0)
+            return -1;
+        if (ends_sentence(u, a, i) && end_sentence(st) < 0)
+            return -1;
+    }
+    return end_sentence(st);
+}
+
 /* ``rule_sentences``: whitespace tokens, a sentence ending after a token
    ending in . ! ? (closing quotes or brackets after it) unless it is an
    abbreviation or an initial; line breaks (str.splitlines) end sentences. */
@@ -641,6 +684,8 @@ static int
 seg_splitter(AState *st, const UText *u)
 {
     Py_ssize_t i = 0, n = u->len;
+    if (u->kind == PyUnicode_1BYTE_KIND)
+        return seg_splitter1(st, u);
     while (i < n) {
         Py_UCS4 c = UC(u, i);
         Py_ssize_t a;
@@ -1481,6 +1526,10 @@ analyze_init(void)
         WORD_TABLE[c] = (unsigned char)(c + 32);
     for (c = '0'; c <= '9'; c++)
         WORD_TABLE[c] = (unsigned char)c;
+    for (c = 0; c < 256; c++) {
+        SPACE_1[c] = (unsigned char)(Py_UNICODE_ISSPACE((Py_UCS4)c) != 0);
+        LINEBREAK_1[c] = (unsigned char)(Py_UNICODE_ISLINEBREAK((Py_UCS4)c) != 0);
+    }
     vocab_lock = PyThread_allocate_lock();
     if (vocab_lock == NULL) {
         PyErr_NoMemory();

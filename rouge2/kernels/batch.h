@@ -247,7 +247,7 @@ scratch_free(Scratch *sc)
         PyMem_RawFree(all[k]);
 }
 
-static void *
+static inline void *
 scratch_get(void **p, Py_ssize_t *cap, Py_ssize_t n, size_t item)
 {
     if (raw_reserve(p, cap, n, item, 256) < 0)
@@ -839,14 +839,20 @@ union_marks(Scratch *sc, const CandIndex *ci, const Text *c, const tok_t *sent, 
     if (!scratch_get((void **)&sc->masks, &sc->mcap, m * words + 1, sizeof(uint64_t)) ||
         !scratch_get((void **)&sc->ilist, &sc->icap, ci->n + 1, sizeof(Py_ssize_t)))
         return A_NOMEM;
-    memset(un, 0, (size_t)words * sizeof(uint64_t));
+    if (words == 1)
+        un[0] = 0;
+    else
+        memset(un, 0, (size_t)words * sizeof(uint64_t));
     for (i = 0; i < m; i++) {
         int32_t r = sc->rowmap[sent[i]];
         if (r == 0) {
             int32_t d = sc->cidx[sent[i]];
             Py_ssize_t k;
             r = sc->rowmap[sent[i]] = (int32_t)++rows;
-            memset(sc->masks + (r - 1) * words, 0, (size_t)words * sizeof(uint64_t));
+            if (words == 1)
+                sc->masks[r - 1] = 0;
+            else
+                memset(sc->masks + (r - 1) * words, 0, (size_t)words * sizeof(uint64_t));
             if (d) { /* the word's candidate positions (sorted) into the bitmap */
                 Py_ssize_t k0 = sc->dstart[d - 1], k1 = sc->dstart[d];
                 if (wlo < 0 || sc->pos[k0] / 64 < wlo)
