@@ -156,7 +156,19 @@ fail:
 #if defined(__GNUC__) || defined(__clang__)
 #define POPCOUNT64(x) ((Py_ssize_t)__builtin_popcountll(x))
 #define HIGHBIT64(x) (63 - __builtin_clzll(x))
+#define LOWBIT64(x) __builtin_ctzll(x)
 #else
+static inline int
+LOWBIT64(uint64_t x)
+{
+    int p = 0;
+    while (!(x & 1)) {
+        x >>= 1;
+        p++;
+    }
+    return p;
+}
+
 static inline int
 HIGHBIT64(uint64_t x)
 {

@@ -69,7 +69,10 @@ raise_code(int code)
 
 typedef struct {
     uint64_t hash;
-    int32_t id; /* -1 when empty */
+    uint64_t c0;  /* the word's first 8 bytes (zero past its end): words of up
+                     to 8 bytes compare without reading the arena */
+    int32_t id;   /* -1 when empty */
+    int32_t len;
 } WSlot;
 
 typedef struct {
@@ -124,32 +127,68 @@ wt_grow(WordTable *t)
     return wt_resize(t, t->size ? t->size * 2 : 1 << 12);
 }
 
-/* FNV-1a of a word's bytes (word_hash_raw), mixed (word_hash): the hash
-   every word table uses. */
+/* The hash of a word's bytes, eight at a time: every word table uses it.
+   hash_chunk folds in one little-endian chunk of up to 8 bytes (zero past
+   the word's end); hash_end mixes in the length.  emit_c computes the same
+   from the text's bytes, lowercasing a chunk at a time. */
+#define HASH_SEED 0x243F6A8885A308D3ULL
+
 static inline uint64_t
-word_hash_raw(const char *p, Py_ssize_t n)
+hash_chunk(uint64_t h, uint64_t chunk)
 {
-    uint64_t h = 0xCBF29CE484222325ULL; /* FNV_OFFSET */
+    h = (h ^ chunk) * 0x9E3779B97F4A7C15ULL;
+    return h ^ (h >> 31);
+}
+
+static inline uint64_t
+hash_end(uint64_t h, Py_ssize_t n)
+{
+    return mix64(h ^ (uint64_t)n);
+}
+
+/* Up to 8 bytes at p as a little-endian integer, zero above n bytes. */
+static inline uint64_t
+load_le(const unsigned char *p, Py_ssize_t n)
+{
+    uint64_t x = 0;
     Py_ssize_t k;
+    if (n >= 8) {
+        memcpy(&x, p, 8);
+#if PY_BIG_ENDIAN
+        x = __builtin_bswap64(x);
+#endif
+        return x;
+    }
     for (k = 0; k < n; k++)
-        h = (h ^ (unsigned char)p[k]) * 0x100000001B3ULL; /* FNV_PRIME */
-    return h;
+        x |= (uint64_t)p[k] << (8 * k);
+    return x;
 }
 
 static inline uint64_t
 word_hash(const char *p, Py_ssize_t n)
 {
-    return mix64(word_hash_raw(p, n));
+    uint64_t h = HASH_SEED;
+    Py_ssize_t k;
+    for (k = 0; k < n; k += 8)
+        h = hash_chunk(h, load_le((const unsigned char *)p + k, n - k));
+    return hash_end(h, n);
 }
 
-/* Add word p[0:n] (hash h) at slot s, known to be free; its id, or
-   -A_NOMEM / -A_TOO_MANY. */
+/* Add word p[0:n] (hash h, first chunk c0) at slot s, known to be free;
+   its id, or -A_NOMEM / -A_TOO_MANY. */
 static int32_t
-wt_add(WordTable *t, Py_ssize_t s, const char *p, Py_ssize_t n, uint64_t h)
+wt_add(WordTable *t, Py_ssize_t s, const char *p, Py_ssize_t n, uint64_t h, uint64_t c0)
 {
-    if (t->count >= MAX_WORDS)
+    if (t->count >= MAX_WORDS || n > 0x7FFFFFFF)
         return -A_TOO_MANY;
-    if (raw_reserve((void **)&t->arena, &t->acap, t->alen + n, 1, 1 << 14) < 0 ||
+    if (2 * (t->count + 1) > t->size) { /* grow, then find the word's slot again */
+        if (wt_grow(t) < 0)
+            return -A_NOMEM;
+        s = (Py_ssize_t)(h & (uint64_t)(t->size - 1));
+        while (t->slots[s].id >= 0)
+            s = (s + 1) & (t->size - 1);
+    }
+    if (raw_reserve((void **)&t->arena, &t->acap, t->alen + n + 8, 1, 1 << 14) < 0 || /* 8 to read past */
         raw_reserve((void **)&t->offs, &t->ocap, t->count + 2, sizeof(Py_ssize_t), 1 << 10) < 0 ||
         raw_reserve((void **)&t->hashes, &t->hcap, t->count + 1, sizeof(uint64_t), 1 << 10) < 0)
         return -A_NOMEM;
@@ -160,37 +199,57 @@ wt_add(WordTable *t, Py_ssize_t s, const char *p, Py_ssize_t n, uint64_t h)
     t->offs[t->count + 1] = t->alen;
     t->hashes[t->count] = h;
     t->slots[s].hash = h;
+    t->slots[s].c0 = c0;
+    t->slots[s].len = (int32_t)n;
     t->slots[s].id = (int32_t)t->count;
     return (int32_t)t->count++;
 }
 
-/* The id of word p[0:n] (hash h from word_hash), adding it if new;
-   -A_NOMEM or -A_TOO_MANY on failure. */
+/* Whether the arena's word at q (an arena keeps 8 bytes past its end, so
+   8-byte reads there are safe) is p[0:n], compared 8 bytes at a time. */
+static inline int
+arena_equal(const char *q, const char *p, Py_ssize_t n)
+{
+    Py_ssize_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        uint64_t x, y;
+        memcpy(&x, q + k, 8);
+        memcpy(&y, p + k, 8);
+        if (x != y)
+            return 0;
+    }
+    if (k == n)
+        return 1;
+    return (load_le((const unsigned char *)q + k, 8) & ((UINT64_C(1) << (8 * (n - k))) - 1)) ==
+           load_le((const unsigned char *)p + k, n - k);
+}
+
+/* The id of word p[0:n] (hash h from word_hash, first chunk c0 as
+   load_le gives it), adding it if new; -A_NOMEM or -A_TOO_MANY on failure. */
 static inline int32_t
-wt_intern(WordTable *t, const char *p, Py_ssize_t n, uint64_t h)
+wt_intern(WordTable *t, const char *p, Py_ssize_t n, uint64_t h, uint64_t c0)
 {
     Py_ssize_t s, mask;
-    if (2 * (t->count + 1) > t->size && wt_grow(t) < 0)
+    if (t->size == 0 && wt_grow(t) < 0)
         return -A_NOMEM;
     mask = t->size - 1;
     s = (Py_ssize_t)(h & (uint64_t)mask);
     for (;;) {
         const WSlot *e = &t->slots[s];
         if (e->id < 0)
-            return wt_add(t, s, p, n, h);
-        if (e->hash == h) {
-            const Py_ssize_t *o = t->offs + e->id;
-            if (o[1] - o[0] == n) {
-                const char *q = t->arena + o[0];
-                Py_ssize_t k = 0;
-                while (k < n && q[k] == p[k])
-                    k++;
-                if (k == n)
-                    return e->id;
-            }
-        }
+            return wt_add(t, s, p, n, h, c0);
+        if (e->hash == h && e->c0 == c0 && e->len == n &&
+            (n <= 8 || arena_equal(t->arena + t->offs[e->id] + 8, p + 8, n - 8)))
+            return e->id;
         s = (s + 1) & mask;
     }
+}
+
+/* The first chunk of a word, as load_le reads it. */
+static inline uint64_t
+first_chunk(const char *p, Py_ssize_t n)
+{
+    return load_le((const unsigned char *)p, n < 8 ? n : 8);
 }
 
 /* The process-wide raw vocabulary and its lock. */
@@ -344,7 +403,7 @@ fail(AState *st, int code)
 static int
 push_word(AState *st, const char *p, Py_ssize_t n)
 {
-    int32_t id = wt_intern(&st->local, p, n, word_hash(p, n));
+    int32_t id = wt_intern(&st->local, p, n, word_hash(p, n), first_chunk(p, n));
     if (id < 0)
         return fail(st, -id);
     if (st->nids == st->idcap &&
@@ -380,27 +439,42 @@ static unsigned char WORD_TABLE[256];
    characters (filled at start-up from the same functions). */
 static unsigned char SPACE_1[256], LINEBREAK_1[256];
 
-/* Append the (local) id of the word being built (st->word[0:n], hash h
-   before mixing); room for it in st->ids is reserved by the caller. */
+/* Append the (local) id of the word being built (st->word[0:n], its
+   word_hash h); room for it in st->ids is reserved by the caller. */
 static inline int
 push_built(AState *st, Py_ssize_t n, uint64_t h)
 {
-    int32_t id = wt_intern(&st->local, st->word, n, mix64(h));
+    int32_t id = wt_intern(&st->local, st->word, n, h, first_chunk(st->word, n));
     if (id < 0)
         return fail(st, -id);
     st->ids[st->nids++] = id;
     return 0;
 }
 
-#define FNV_OFFSET 0xCBF29CE484222325ULL
-#define FNV_PRIME 0x100000001B3ULL
-
-/* ROUGE-1.5.5's tokens of characters [a, b): runs of ASCII letters and
-   digits, lowercased; every other character separates them.  One pass:
-   each word is lowercased, copied and hashed as it is read. */
 static int
 emit_chars(AState *st, const UText *u, Py_ssize_t a, Py_ssize_t b);
 
+/* The lowercase of up to 8 bytes of ASCII letters and digits: bit 5 set
+   (digits have it already). */
+#define LOWER8 0x2020202020202020ULL
+#define HIGH8 0x8080808080808080ULL
+
+/* Bit 7 of each byte of x set where the byte is an ASCII letter or digit
+   (WORD_TABLE's non-zero bytes), eight at a time: range tests on the
+   7-bit values, whose sums never carry into the next byte. */
+static inline uint64_t
+alnum_bits(uint64_t x)
+{
+    uint64_t v = x & 0x7F7F7F7F7F7F7F7FULL, y = v | LOWER8;
+    uint64_t digit = (v + 0x5050505050505050ULL) & ~(v + 0x4646464646464646ULL); /* 0x30 <= v <= 0x39 */
+    uint64_t letter = (y + 0x1F1F1F1F1F1F1F1FULL) & ~(y + 0x0505050505050505ULL); /* 0x61 <= y <= 0x7A */
+    return (digit | letter) & ~x & HIGH8;
+}
+
+/* ROUGE-1.5.5's tokens of characters [a, b): runs of ASCII letters and
+   digits, lowercased; every other character separates them.  One-byte
+   texts are read 8 bytes at a time once a word's ends are found: each
+   chunk is lowercased, hashed and copied in one step. */
 static int
 emit_c(AState *st, const ASpec *sp, const UText *u, Py_ssize_t a, Py_ssize_t b)
 {
@@ -410,41 +484,82 @@ emit_c(AState *st, const ASpec *sp, const UText *u, Py_ssize_t a, Py_ssize_t b)
     /* at most one token per two characters, a word at most b - a bytes */
     if (raw_reserve((void **)&st->ids, &st->idcap, st->nids + (b - a + 1) / 2 + 1, sizeof(int32_t),
                     1 << 12) < 0 ||
-        raw_reserve((void **)&st->word, &st->wcap, b - a + 1, 1, 64) < 0)
+        raw_reserve((void **)&st->word, &st->wcap, b - a + 8, 1, 64) < 0)
         return fail(st, A_NOMEM);
     if (u->kind == PyUnicode_1BYTE_KIND) {
         const Py_UCS1 *d = (const Py_UCS1 *)u->data, *q = d + a, *end = d + b;
+        const Py_UCS1 *dend = d + u->len; /* 8-byte reads stay inside the text */
         char *w = st->word;
         while (q < end) {
-            Py_ssize_t n = 0;
-            uint64_t h = FNV_OFFSET;
+            const Py_UCS1 *p;
+            Py_ssize_t n, k;
+            uint64_t h = HASH_SEED;
             while (q < end && !table[*q])
                 q++;
-            while (q < end && table[*q]) {
-                unsigned char c = table[*q++];
-                w[n++] = (char)c;
-                h = (h ^ c) * FNV_PRIME;
+            if (q == end)
+                break;
+            p = q;
+            if (p + 8 <= dend) { /* the word's first 8 bytes: where it ends, if it does there */
+                uint64_t x = load_le(p, 8), stop = ~alnum_bits(x) & HIGH8;
+                n = stop ? (Py_ssize_t)(LOWBIT64(stop) >> 3) : 8;
+                if (n > end - p)
+                    n = end - p;
+                if (n < 8 || p + 8 == end || !table[p[8]]) {
+                    /* the common word: one chunk, no copy on a hit */
+                    static const uint64_t masks[9] = {0, 0xFF, 0xFFFF, 0xFFFFFF, 0xFFFFFFFF,
+                                                      0xFFFFFFFFFFULL, 0xFFFFFFFFFFFFULL,
+                                                      0xFFFFFFFFFFFFFFULL, ~UINT64_C(0)};
+                    uint64_t c0 = (x | LOWER8) & masks[n];
+                    int32_t id;
+                    q = p + n;
+#if PY_BIG_ENDIAN
+                    uint64_t y = __builtin_bswap64(c0);
+                    memcpy(w, &y, 8);
+#else
+                    memcpy(w, &c0, 8);
+#endif
+                    id = wt_intern(&st->local, w, n, hash_end(hash_chunk(HASH_SEED, c0), n), c0);
+                    if (id < 0)
+                        return fail(st, -id);
+                    st->ids[st->nids++] = id;
+                    continue;
+                }
             }
-            if (n && push_built(st, n, h) < 0)
+            while (q < end && table[*q])
+                q++;
+            n = q - p;
+            for (k = 0; k < n; k += 8) {
+                uint64_t x = (p + k + 8 <= dend) ? load_le(p + k, 8) : load_le(p + k, n - k);
+                x |= LOWER8;
+                if (n - k < 8)
+                    x &= (UINT64_C(1) << (8 * (n - k))) - 1;
+#if PY_BIG_ENDIAN
+                {
+                    uint64_t y = __builtin_bswap64(x);
+                    memcpy(w + k, &y, 8);
+                }
+#else
+                memcpy(w + k, &x, 8);
+#endif
+                h = hash_chunk(h, x);
+            }
+            if (push_built(st, n, hash_end(h, n)) < 0)
                 return -1;
         }
         return 0;
     }
     {
         Py_ssize_t i, n = 0;
-        uint64_t h = FNV_OFFSET;
         for (i = a; i <= b; i++) {
             Py_UCS4 ch = i < b ? UC(u, i) : 0;
             unsigned char c = ch < 128 ? table[ch] : 0;
             if (c) {
                 st->word[n++] = (char)c;
-                h = (h ^ c) * FNV_PRIME;
             }
             else if (n) {
-                if (push_built(st, n, h) < 0)
+                if (push_built(st, n, word_hash(st->word, n)) < 0)
                     return -1;
                 n = 0;
-                h = FNV_OFFSET;
             }
         }
     }
@@ -465,7 +580,7 @@ emit_chars(AState *st, const UText *u, Py_ssize_t a, Py_ssize_t b)
         unsigned char c = ch < 128 ? WORD_TABLE[ch] : 0;
         if (c) {
             st->word[0] = (char)c;
-            if (push_built(st, 1, (FNV_OFFSET ^ c) * FNV_PRIME) < 0)
+            if (push_built(st, 1, hash_end(hash_chunk(HASH_SEED, c), 1)) < 0)
                 return -1;
         }
     }
@@ -1302,7 +1417,8 @@ globalize(AState *st, Py_ssize_t *nwords)
     PyThread_acquire_lock(vocab_lock, WAIT_LOCK);
     for (i = 0; i < lw->count; i++) {
         Py_ssize_t off = lw->offs[i];
-        int32_t g = wt_intern(&vocab, lw->arena + off, lw->offs[i + 1] - off, lw->hashes[i]);
+        Py_ssize_t len = lw->offs[i + 1] - off;
+        int32_t g = wt_intern(&vocab, lw->arena + off, len, lw->hashes[i], first_chunk(lw->arena + off, len));
         if (g < 0) {
             PyThread_release_lock(vocab_lock);
             PyMem_RawFree(map);

@@ -22,21 +22,6 @@
  * object is touched between the argument parsing and the result.
  */
 
-#if defined(__GNUC__) || defined(__clang__)
-#define LOWBIT64(x) __builtin_ctzll(x)
-#else
-static inline int
-LOWBIT64(uint64_t x)
-{
-    int p = 0;
-    while (!(x & 1)) {
-        x >>= 1;
-        p++;
-    }
-    return p;
-}
-#endif
-
 enum { M_NGRAM = 0, M_LCS = 1, M_LCS_FLAT = 2, M_WLCS = 3, M_SKIP = 4 };
 
 typedef struct {

@@ -190,7 +190,7 @@ push_chars(AState *st, PyObject *s, Py_ssize_t a, Py_ssize_t b)
             n += 4;
         }
     }
-    return push_built(st, n, word_hash_raw(st->word, n));
+    return push_built(st, n, word_hash(st->word, n));
 }
 
 static inline int
