@@ -100,7 +100,7 @@ class PairScorer:
         for k, (name, sc) in enumerate(self.scorers.items()):
             plan = self.plans[name]
             res = plan.chunk(pairs, empties=(k == 0)) if plan is not None else None
-            if res is None:
+            if plan is None or res is None:
                 with PYTHON_LOCK:
                     for slot, item in zip(per_variant, items):
                         slot[name] = self._score(sc, item)

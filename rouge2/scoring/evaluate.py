@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -166,7 +166,8 @@ def reference_counts(refs: Sequence[Sequence[Any]]) -> int | str | None:
     return top if len(counts) == 1 else f"up to {top}"
 
 
-def _pair_scores(scorer: Scorer, measures: Any, pairs: list, phase: Any, threads: int = 1):
+def _pair_scores(scorer: Scorer, measures: Any, pairs: list[Any], phase: Any,
+                 threads: int = 1) -> Iterator[tuple[list[dict[str, Score]], list[dict[str, Any]]]]:
     """``(scores, stats)`` of ``pairs``, chunk by chunk (``threads`` at a
     time), ticking ``phase``."""
     plan = batch_plan(scorer, measures)

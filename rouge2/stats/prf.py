@@ -23,7 +23,7 @@ Rounding (the ``rounding`` option):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from rouge2 import kernels
 from rouge2.measures.base import Measure, PairStats
@@ -99,7 +99,7 @@ def kernel_prf_spec(measure: Measure) -> tuple[float, int] | None:
     return None
 
 
-def scores_many(measures: Sequence[Measure], names: Sequence[str], stats, ref_starts,
+def scores_many(measures: Sequence[Measure], names: Sequence[str], stats: Any, ref_starts: Any,
                 mode_code: int, alpha: float, rounding: str) -> list[dict[str, Score]] | None:
     """Per pair ``{name: Score}`` from a batch statistics array, in bulk in C:
     ``mode_code`` is the multi-reference mode's kernel code (see
@@ -109,8 +109,10 @@ def scores_many(measures: Sequence[Measure], names: Sequence[str], stats, ref_st
     if kernels.prf_many is None or kernels.records is None:
         return None
     specs = [kernel_prf_spec(m) for m in measures]
-    if any(s is None for s in specs):
+    known = [s for s in specs if s is not None]
+    if len(known) != len(specs):
         return None
-    values = kernels.prf_many(stats, ref_starts, [s[0] for s in specs], [s[1] for s in specs],  # type: ignore[index]
+    values = kernels.prf_many(stats, ref_starts, [w for w, _ in known], [k for _, k in known],
                               mode_code, float(alpha), rounding == "rouge155")
-    return kernels.records(values, tuple(names), Score)
+    out: list[dict[str, Score]] = kernels.records(values, tuple(names), Score)
+    return out
