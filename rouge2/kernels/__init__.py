@@ -37,9 +37,10 @@ options, multi-reference modes or result objects.
     tokens C does not take), or in Python ``fallback`` (the uncached
     definition) for every new token.  ``table`` may be a callable returning
     the dict, called on first need.  The memo is emptied at ``memo_limit``.
-``BATCH``, ``PY_BATCH``
+``BATCH``, ``PY_BATCH``, ``DEFAULT_BATCH``
     the batch path's kernels (texts to packed ids, every pair and measure of
-    a chunk scored in one call), chosen and pure-Python.
+    a chunk scored in one call), chosen and pure-Python; the ones the
+    scoring layer uses by default (None without C).
 ``prf_many``
     bulk P/R/F from batch statistics, C only (None otherwise); called by
     :func:`rouge2.stats.prf.prf_many` alone, which has the definitions.
@@ -142,6 +143,10 @@ class BatchKernels:
 #: the pure-Python batch kernels (the definition) and the chosen ones
 PY_BATCH = BatchKernels(python, "python")
 BATCH = BatchKernels(_C, "c") if _C is not None else PY_BATCH
+#: the batch kernels the scoring layer uses unless told otherwise: the C
+#: ones; None without them (the per-pair path is faster than the Python
+#: batch kernels, which exist to define and test the C ones)
+DEFAULT_BATCH: BatchKernels | None = BATCH if _C is not None else None
 
 #: the pure-Python references under their own names (for tests)
 py_ngram_hits = python.ngram_hits
@@ -151,6 +156,7 @@ py_token_ids = python.token_ids
 
 __all__ = [
     "BATCH",
+    "DEFAULT_BATCH",
     "DRAND48_A",
     "DRAND48_C",
     "DRAND48_SEED",

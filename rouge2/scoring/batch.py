@@ -79,6 +79,9 @@ def measure_spec(m: Measure):
 
 _SENTENCE_CODES = {line_sentences: 0, rule_sentences: 1, one_sentence: 2}
 
+#: more words or bytes than any text has (limits are C integers in the kernels)
+_NO_TEXT_IS_LONGER = 2 ** 62
+
 
 def _tokenizer_code(fn) -> int | None:
     """The kernels' code of a tokenizer function: 0 ROUGE-1.5.5's rules,
@@ -111,8 +114,10 @@ def analysis_spec(analyzer, byte_text: bool = False) -> tuple | None:
     def raw(text: str):
         return analyzer.raw_streams(text, byte_text)
 
-    return (tok, sent, analyzer.word_limit, analyzer.byte_limit, byte_text,
-            None if tok == 0 else _UNICODE_DEFS, raw)
+    # a limit no text reaches acts as its C-sized equivalent (rouge155 -l 1e300)
+    word_limit, byte_limit = min(analyzer.word_limit, _NO_TEXT_IS_LONGER), min(analyzer.byte_limit,
+                                                                              _NO_TEXT_IS_LONGER)
+    return (tok, sent, word_limit, byte_limit, byte_text, None if tok == 0 else _UNICODE_DEFS, raw)
 
 
 def batch_plan(scorer, measures: Any = None, kernels=None, byte_text: bool = False) -> BatchPlan | None:
@@ -121,13 +126,13 @@ def batch_plan(scorer, measures: Any = None, kernels=None, byte_text: bool = Fal
 
     ``measures``: what the caller asked for (unused: measure objects are
     decided one by one, like names); ``kernels``: the batch kernels to use
-    (default: :data:`rouge2.kernels.BATCH` when the C kernels are built,
-    otherwise None is returned); ``byte_text``: see :func:`analysis_spec`.
+    (default: :data:`rouge2.kernels.DEFAULT_BATCH`; None there means the
+    per-pair path); ``byte_text``: see :func:`analysis_spec`.
     """
     if kernels is None:
-        if not ENABLED or _kernels.prf_many is None:  # the Python kernels: the per-pair path is faster
+        kernels = _kernels.DEFAULT_BATCH if ENABLED else None
+        if kernels is None:
             return None
-        kernels = _kernels.BATCH
     analysis = analysis_spec(scorer.analyzer, byte_text)
     if analysis is None:
         return None
