@@ -19,6 +19,11 @@ MAX_TEST_RESAMPLES = 10_000_000
 #: ``rouge2 rouge155 -n N`` computes N measures (ROUGE-1 .. ROUGE-N), each with
 #: its own bootstrap; summaries are scored up to 4-grams in practice
 MAX_NGRAM_RANGE = 100
+#: ``variants`` of one run: each is a full scoring pass, and its tables, CSV
+#: rows and rankings grow with their number (linearly)
+MAX_VARIANTS = 1_000
+#: scores a run with variants holds (variants x summaries x measures)
+MAX_VARIANT_GRID = 20_000_000
 
 
 def check_count(value: object, what: str, minimum: int, maximum: int) -> int:

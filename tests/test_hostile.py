@@ -8,8 +8,11 @@ blow-up or a second line on stderr fails the case.
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -32,12 +35,12 @@ def _limits():  # in the child, before it runs Python
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
 
 
-def rouge2(args, cwd, extra_env=None):
+def rouge2(args, cwd, extra_env=None, stdin=subprocess.DEVNULL):
     env = dict(os.environ, PYTHONPATH=str(ROOT), OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
                **(extra_env or {}))
     return subprocess.run([sys.executable, "-m", "rouge2", *args], cwd=cwd, env=env,
                           capture_output=True, timeout=TIME_LIMIT, preexec_fn=_limits,
-                          stdin=subprocess.DEVNULL)
+                          stdin=stdin)
 
 
 def config(tmp, body="", measures="[rouge-1]", inputs=None):
@@ -203,6 +206,250 @@ def correlate(*options):
     return setup
 
 
+# ----------------------------------------------------------------------------- issue 21
+# no door loses data: an output is never an input, a device, a FIFO, a folder, a link, '-'
+
+
+def score_to(target, *extra, inputs=("-i", "preds.txt")):
+    def setup(tmp):
+        lines_files(tmp)
+        return ["score", "-r", "refs.txt", *inputs, "--per-summary", str(target(tmp)), "--resamples", "0",
+                *extra]
+    return setup
+
+
+def hard_link_to(name):
+    def make(tmp):
+        os.link(tmp / name, tmp / "alias.txt")
+        return "alias.txt"
+    return make
+
+
+def dotted(tmp):
+    (tmp / "sub").mkdir()
+    return "sub/../preds.txt"
+
+
+def dotted_folder(tmp):
+    (tmp / "sub").mkdir()
+    return "sub/.."
+
+
+def symlinked_folder(tmp):
+    (tmp / "linked").symlink_to(tmp)
+    return "linked/refs.txt"
+
+
+def link_to(name):
+    def make(tmp):
+        (tmp / "link.txt").symlink_to(tmp / name)
+        return "link.txt"
+    return make
+
+
+def char_device(tmp):
+    try:
+        os.mknod(tmp / "null", 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    except (PermissionError, OSError):
+        return "/dev/null"  # not root: the system's own device
+    return "null"
+
+
+def correlate_to(target, *extra):
+    def setup(tmp):
+        (tmp / "per.jsonl").write_text("".join(
+            json.dumps({"task": f"t{t}", "system": f"s{s}", "scores": {"rouge-1": {
+                "recall": 0.1 * s + 0.01 * t, "precision": 0.2, "fmeasure": 0.3 * s + 0.02 * t}}}) + "\n"
+            for t in range(4) for s in range(3)))
+        (tmp / "j.jsonl").write_text("".join(
+            json.dumps({"task": f"t{t}", "system": f"s{s}", "rel": s + t % 2}) + "\n"
+            for t in range(4) for s in range(3)))
+        return ["correlate", "per.jsonl", "--judgments", "j.jsonl", "--csv", target, "--resamples", "10",
+                *extra]
+    return setup
+
+
+def jsonl_rows(tmp):
+    (tmp / "rows.jsonl").write_text("".join(json.dumps(
+        {"task": f"t{i}", "system": s, "candidate": "a b c", "references": ["a b d"]}) + "\n"
+        for i in range(2) for s in ("A", "B")))
+    return "  format: jsonl\n  path: rows.jsonl\n"
+
+
+def run_writing(outputs, inputs=jsonl_rows):
+    def setup(tmp):
+        text = f"version: 1\ninputs:\n{inputs(tmp)}measures: [rouge-1]\noutputs:\n{outputs}"
+        (tmp / "run.yaml").write_text(text)
+        return ["run", "-q", "run.yaml"]
+    return setup
+
+
+def java_copy(tmp):
+    shutil.copytree(SAMPLE, tmp / "proj")
+    return "  format: java-project\n  path: proj\n"
+
+
+OUTPUT_CASES = {
+    "score --per-summary its own predictions": (score_to(lambda t: "preds.txt"), "an input of this command"),
+    "score --per-summary its references": (score_to(lambda t: "refs.txt"), "an input of this command"),
+    "score --per-summary an input, with --overwrite": (score_to(lambda t: "refs.txt", "--overwrite"),
+                                                       "--overwrite never replaces an input"),
+    "score --per-summary a hard link to an input": (score_to(hard_link_to("preds.txt")), "as preds.txt"),
+    "score --per-summary an input spelled with ..": (score_to(dotted), "an input of this command"),
+    "score --per-summary an input through a linked folder": (score_to(symlinked_folder),
+                                                             "an input of this command"),
+    "score --per-summary the file given as stdin": (score_to(lambda t: "preds.txt", inputs=()),
+                                                    "an input of this command", None, "preds.txt"),
+    "score --per-summary a device": (score_to(char_device), "a device"),
+    "score --per-summary a device, with --overwrite": (score_to(char_device, "--overwrite"), "a device"),
+    "score --per-summary a FIFO, with --overwrite": (score_to(fifo, "--overwrite"), "FIFO"),
+    "score --per-summary a folder": (score_to(lambda t: t, "--overwrite"), "a folder"),
+    "score --per-summary a symlink": (score_to(link_to("preds.txt")), "a symbolic link"),
+    "score --per-summary a symlink, with --overwrite": (score_to(link_to("refs.txt"), "--overwrite"),
+                                                        "a symbolic link"),
+    "score --per-summary /dev/stdout, with --overwrite": (score_to(lambda t: "/dev/stdout", "--overwrite"),
+                                                          "refusing"),
+    "score --per-summary -": (score_to(lambda t: "-"), "a file named '-'"),
+    "score --per-summary ''": (score_to(lambda t: ""), "file name is empty"),
+    "score --per-summary a folder spelled sub/..": (score_to(dotted_folder), "not a folder"),
+    "score --per-summary a foreign file": (score_to(lambda t: (t / "notes.txt").write_text("mine") and "notes.txt"),
+                                           "rouge2 did not write it"),
+    "score --per-summary the lock name": (score_to(lambda t: ".rouge2-lock"), "rouge2's lock"),
+    "score --per-summary under /dev/null": (score_to(lambda t: "/dev/null/x.jsonl"), "not a folder"),
+    "correlate --csv its judgments": (correlate_to("j.jsonl"), "an input of this command"),
+    "correlate --csv its results": (correlate_to("per.jsonl", "--overwrite"), "an input of this command"),
+    "correlate --csv a device": (correlate_to("/dev/null", "--overwrite"), "a device"),
+    "correlate --csv ok": (correlate_to("c.csv"), "ok"),
+    "run csv is its input file": (run_writing("  dir: .\n  csv: rows.jsonl\n  overwrite: true\n"),
+                                  "an input of this command"),
+    "run summary_json is its config": (run_writing("  dir: .\n  summary_json: run.yaml\n  overwrite: true\n"),
+                                       "an input of this command"),
+    "run outputs inside the java-project's system folder": (
+        run_writing("  dir: proj/system\n", inputs=java_copy), "which this command reads summaries from"),
+    "run csv is its stopword list": (run_writing(
+        "  dir: .\n  csv: stop.txt\n  overwrite: true\npreprocess:\n  stopwords: stop.txt\n",
+        inputs=lambda tmp: (tmp / "stop.txt").write_text("the\n") and jsonl_rows(tmp)), "an input of this command"),
+    "run csv is /dev/null": (run_writing("  dir: out\n  csv: /dev/null\n  overwrite: true\n"), "a device"),
+    "run csv and jsonl spell one folder two ways": (
+        run_writing("  dir: out\n  per_summary_jsonl: ../out/x/../p.jsonl\n"), "ok"),
+    "rouge155-shim under /dev/null": (lambda tmp: ["rouge155-shim", "/dev/null/x"], "not a folder"),
+    "rouge155-shim over the real script": (
+        lambda tmp: (tmp / "ROUGE-1.5.5.pl").write_text("#!/usr/bin/perl\n# the real script\n")
+        and ["rouge155-shim", str(tmp)], "rouge2 did not write it"),
+    "convert-properties -o its own input": (
+        lambda tmp: (tmp / "rouge.properties").write_text("project.dir=x\n")
+        and ["convert-properties", "rouge.properties", "-o", "rouge.properties", "--overwrite"],
+        "an input of this command"),
+}
+
+
+def endless(line: bytes):
+    """A pipe that never ends (``yes``), as standard input of the command."""
+    proc = subprocess.Popen([sys.executable, "-c", f"import sys\nwhile True: sys.stdout.buffer.write({line!r})"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    return proc
+
+
+def rows_with(value: str):
+    def setup(tmp):
+        (tmp / "rows.jsonl").write_text('{"task": "t", "system": "s", "candidate": "a", "references": ["a"], '
+                                        f'"n": {value}}}\n')
+        return ["run", "-q", str(config(tmp, inputs="  format: jsonl\n  path: rows.jsonl\n"))]
+    return setup
+
+
+def judged(value: str, results: str = "0.5"):
+    def setup(tmp):
+        (tmp / "per.jsonl").write_text("".join(
+            f'{{"task": "t{t}", "system": "s{s}", "scores": {{"rouge-1": {{"recall": {results}, '
+            f'"precision": 0.2, "fmeasure": {0.1 * s + 0.01 * t}}}}}}}\n' for t in range(3) for s in range(3)))
+        (tmp / "j.jsonl").write_text("".join(
+            f'{{"task": "t{t}", "system": "s{s}", "rel": {value if (s + t) % 2 else "-" + value}}}\n'
+            for t in range(3) for s in range(3)))
+        return ["correlate", "per.jsonl", "--judgments", "j.jsonl", "--resamples", "10"]
+    return setup
+
+
+def java_with(make):
+    def setup(tmp):
+        shutil.copytree(SAMPLE, tmp / "proj")
+        make(tmp / "proj" / "system")
+        return ["run", "-q", str(config(tmp, inputs="  format: java-project\n  path: proj\n"))]
+    return setup
+
+
+def non_utf8_name(folder: Path):
+    with open(os.fsencode(folder) + b"/task1_sys\xff.txt", "wb") as f:
+        f.write(b"a b c\n")
+
+
+def java_check_with(make):
+    def setup(tmp):
+        argv = java_with(make)(tmp)
+        return ["run", "--check", argv[-1]]
+    return setup
+
+
+def variants_config(n):
+    def setup(tmp):
+        body = "variants:\n" + "".join(f"  v{i}: {{}}\n" for i in range(n))
+        return ["run", "-q", str(config(tmp, body))]
+    return setup
+
+
+BIG = "1" * 5000
+
+INPUT_CASES = {
+    # streaming: an endless stdin stops at the first surplus line, in bounded memory
+    "score: endless stdin (yes | rouge2 score)": (lambda tmp: lines_files(tmp) and ["score", "-r", "refs.txt"],
+                                                  "standard input has more than 2 lines", None,
+                                                  lambda: endless(b"a b c\n")),
+    "score: endless stdin as references": (lambda tmp: lines_files(tmp) and ["score", "-r", "-", "-i", "preds.txt"],
+                                           "preds.txt has 2 lines but standard input has more than 2", None,
+                                           lambda: endless(b"a b\n")),
+    "score: one endless line": (lambda tmp: lines_files(tmp) and ["score", "-r", "refs.txt"],
+                                "the line is longer than", {"ROUGE2_MAX_FILE_BYTES": "1000000"},
+                                lambda: endless(b"a " * 4096)),
+    "score: stdin twice": (lambda tmp: lines_files(tmp) and ["score", "-r", "-", "-i", "-"], "given twice"),
+    "score: 0-line files": (lambda tmp: (tmp / "a.txt").write_text("") or (tmp / "b.txt").write_text("")
+                            or ["score", "-i", "a.txt", "-r", "b.txt"], "has no lines"),
+    # malformed encodings and numbers
+    "score --encoding utf-16 without a BOM": (
+        lambda tmp: (tmp / "u.txt").write_bytes("a b\n".encode("utf-16-le"))
+        and ["score", "-i", "u.txt", "-r", "u.txt", "--encoding", "utf-16"], "no byte-order mark"),
+    "score -c --encoding utf-32 without a BOM": (
+        lambda tmp: (tmp / "u.txt").write_bytes("a b\n".encode("utf-32-le"))
+        and ["score", "-c", "u.txt", "-r", "u.txt", "--encoding", "utf-32"], "no byte-order mark"),
+    "run inputs.encoding utf-16 without a BOM": (
+        lambda tmp: (tmp / "rows.jsonl").write_bytes('{"task": "t"}\n'.encode("utf-16-be"))
+        and ["run", "-q", str(config(tmp, inputs="  format: jsonl\n  path: rows.jsonl\n  encoding: utf-16\n"))],
+        "no byte-order mark"),
+    "score JSONL integer of 5,000 digits": (score_jsonl(f'{{"prediction": {BIG}, "references": ["a"]}}\n'),
+                                            "4,300 digits"),
+    "run JSONL integer of 5,000 digits": (rows_with(BIG), "4,300 digits"),
+    "run --check JSONL integer of 5,000 digits": (lambda tmp: ["run", "--check", rows_with(BIG)(tmp)[-1]],
+                                                  "4,300 digits"),
+    "run CSV cell of a 5,000-digit list": (
+        lambda tmp: (tmp / "rows.csv").write_text(f'task,system,candidate,references\nt,s,a b,"[{BIG}]"\n')
+        and ["run", "-q", str(config(tmp, inputs="  format: csv\n  path: rows.csv\n"))], "ok"),
+    "yaml integer of 5,000 digits": (yaml_key(f"bootstrap:\n  resamples: {BIG}\n"), "4300 digits"),
+    "correlate judgments of 5,000 digits": (judged(BIG), "4,300 digits"),
+    "correlate judgments of +-1e308": (judged("1e308"), "magnitude at most"),
+    "correlate results of 1e308": (judged("1", results="1e308"), "magnitude at most"),
+    "correlate results not numbers": (judged("1", results='"x"'), "not a number"),
+    # the Java project: no system silently vanishes
+    "java-project file name not UTF-8 (run)": (java_with(non_utf8_name), "not valid UTF-8"),
+    "java-project file name not UTF-8 (--check)": (java_check_with(non_utf8_name), "not valid UTF-8"),
+    "java-project dangling link": (java_with(lambda d: (d / "task1_gone.txt").symlink_to(d / "nothing")),
+                                   "does not exist"),
+    "java-project FIFO named like a summary": (java_with(lambda d: os.mkfifo(d / "task1_pipe.txt")), "FIFO"),
+    "java-project link out of the project": (
+        java_with(lambda d: (d / "task1_out.txt").symlink_to(ROOT / "README.md")), "out of the project"),
+    # variant grids: linear, and bounded
+    "1,000 empty variants": (variants_config(1000), "ok"),
+    "1,001 variants": (variants_config(1001), "more than the 1,000"),
+}
+
 CASES = {
     # configs
     "yaml alias bomb": (alias_bomb, "run.yaml:10: YAML aliases"),
@@ -283,6 +530,8 @@ CASES = {
     # correlate
     "correlate --resamples 10^12": (correlate("--resamples", "1000000000000"), "from 1 to"),
     "correlate --confidence nan": (correlate("--confidence", "nan"), "between 0 and 1"),
+    **OUTPUT_CASES,
+    **INPUT_CASES,
 }
 
 
@@ -295,8 +544,25 @@ def _nul_dir(tmp):
 @pytest.mark.parametrize("name", list(CASES))
 def test_hostile_input(tmp_path, name):
     setup, expected, *rest = CASES[name]
+    env = rest[0] if rest else None
+    stdin = rest[1] if len(rest) > 1 else None
     argv = setup(tmp_path)
-    r = rouge2([str(a) for a in argv], tmp_path, rest[0] if rest else None)
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file() and not p.is_symlink()}
+    source = None
+    if isinstance(stdin, str):
+        source = open(tmp_path / stdin, "rb")
+    elif stdin is not None:
+        source = stdin()
+    try:
+        r = rouge2([str(a) for a in argv], tmp_path, env,
+                   stdin=subprocess.DEVNULL if source is None else getattr(source, "stdout", source))
+    finally:
+        if source is not None:
+            if hasattr(source, "kill"):
+                source.kill()
+                source.wait()
+            else:
+                source.close()
     stderr = r.stderr.decode("utf-8", "replace")
     if expected.startswith("ok or: ") and r.returncode != 0:
         expected = expected[len("ok or: "):]  # either is right: a result or this one line
@@ -310,6 +576,9 @@ def test_hostile_input(tmp_path, name):
         assert "SECRET" not in stderr and b"SECRET" not in r.stdout
         if argv[0] == "rouge155":
             assert r.stdout == b""  # never a half-printed report
+    for p, data in before.items():  # no command here replaces a file that was there before it
+        if p.name != ".rouge2-outputs.json":
+            assert p.read_bytes() == data, p
 
 
 def test_out_of_memory_is_one_line(monkeypatch, capsys):
@@ -324,3 +593,40 @@ def test_out_of_memory_is_one_line(monkeypatch, capsys):
     assert cli.main(["rouge155", "-a", "x.xml"]) == 2
     err = capsys.readouterr().err
     assert ERROR_LINE.match(err) and err.startswith("rouge2 rouge155: error: out of memory; ")
+
+
+# ----------------------------------------------------------------------------- issue 21, wrong behaviour
+
+
+def test_resamples_0_reports_means_only(tmp_path, capsys):
+    import rouge2
+    from rouge2.cli import main
+
+    result = rouge2.evaluate(["a b c", "a"], ["a b", "a b"], ["rouge-1"], resamples=0)
+    assert result["rouge-1"]["fmeasure"]["ci"] is None  # not a zero-width interval
+    assert result.to_dict()["systems"][0]["scores"]["rouge-1"]["fmeasure"]["ci"] is None
+    argv = ["score", *lines_files(tmp_path), "--resamples", "0"]
+    argv = [a if not a.endswith(".txt") else str(tmp_path / a) for a in argv]
+    assert main([*argv, "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert all(per["ci"] is None for system in document["systems"]
+               for scores in system["scores"].values() for per in scores.values())
+    assert main(argv) == 0
+    table = capsys.readouterr().out
+    assert "CI" not in table and "[" not in table.split("rouge2:")[0]
+    (tmp_path / "other.txt").write_text("the cat\nthe dog ran\n")
+    assert main([*argv, "-i", str(tmp_path / "preds.txt"), str(tmp_path / "other.txt"), "--test-resamples", "50"]) == 0
+    assert "CI" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("text", [None, 3, 2.5, ["a b"]])
+def test_rouge_score_dropin_raises_attribute_error_as_rouge_score_does(text):
+    rouge_score = pytest.importorskip("rouge_score.rouge_scorer")
+    from rouge2.compat.rouge_score import rouge_scorer
+
+    for scorer in (rouge_score.RougeScorer(["rouge1"]), rouge_scorer.RougeScorer(["rouge1"])):
+        for args in ((text, "a b"), ("a b", text)):
+            with pytest.raises(AttributeError):
+                scorer.score(*args)
+    with pytest.raises(TypeError):  # and still a TypeError, as before
+        rouge_scorer.RougeScorer(["rouge1"]).score(text, "a b")

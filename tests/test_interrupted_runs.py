@@ -1,6 +1,10 @@
 """Interrupted and failing runs leave nothing behind (docs/safety.md):
-SIGTERM/SIGHUP like Ctrl-C, staged files of killed runs swept, one run at a
-time into a folder, a full disk as one line, files with the umask's mode."""
+SIGTERM/SIGHUP (and the other stopping signals) like Ctrl-C, staged files of
+killed runs swept, one run at a time into a folder, a full disk as one line,
+files with the umask's mode; a signal or kill -9 at any moment of the
+publication leaves the old set or the new one (the publish step driven by a
+hook, never by sleeping), a planted lock file is never followed or
+truncated, and workers die with their run."""
 
 import errno
 import json
@@ -61,7 +65,7 @@ def wait_staged(proc, out: Path, timeout=60):
 
 
 @posix
-@pytest.mark.parametrize("sig", ["SIGTERM", "SIGHUP", "SIGINT"])
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGHUP", "SIGINT", "SIGQUIT", "SIGUSR1", "SIGALRM"])
 def test_signal_removes_staged_files(slow_run, sig):
     cfg, out = slow_run
     proc = start(cfg)
@@ -70,8 +74,8 @@ def test_signal_removes_staged_files(slow_run, sig):
     proc.send_signal(signum)
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 128 + signum
-    assert stderr.count("\n") == 1 and stderr.startswith("rouge2: "), stderr
-    assert not out.exists()  # the folder it created is gone with the staged files
+    assert stderr == f"rouge2: stopped by {sig}; no output file was changed\n", stderr
+    assert not out.exists(), list(out.iterdir())  # the folder it created is gone with the staged files
 
 
 @posix
@@ -228,3 +232,318 @@ def test_read_only_folder_is_one_line(tmp_path, monkeypatch):
     assert str(exc.value) == (f"cannot write in {tmp_path}: Read-only file system; no output file "
                               f"was changed (write the outputs to a writable folder)")
     assert list(tmp_path.iterdir()) == []
+
+
+# ----------------------------------------------------------------------------- issue 21
+# publication: a signal or a kill at any moment leaves the old set or the new one
+
+
+HOOKED = """
+import sys
+from rouge2.io import atomic
+
+def hook(step, index, path):
+    if (step, index) == (sys.argv[2], int(sys.argv[3])):
+        print("paused", flush=True)
+        sys.stdin.readline()
+
+atomic.publish_hook = hook
+from rouge2.cli import main
+sys.exit(main(["run", "-q", sys.argv[1]]))
+"""
+
+
+def small_run(tmp_path, words="a b c d"):
+    """A run of a few files (fast); ``words`` changes its numbers."""
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text("".join(json.dumps({"task": f"t{t}", "system": s, "candidate": words,
+                                        "references": ["a b c e f"]}) + "\n"
+                            for t in range(3) for s in ("A", "B")))
+    cfg = tmp_path / "run.yaml"
+    cfg.write_text("version: 1\ninputs: {format: jsonl, path: rows.jsonl}\nmeasures: [rouge-1]\n"
+                   "outputs: {dir: out}\n")
+    return cfg, tmp_path / "out"
+
+
+def start_hooked(cfg, step, index):
+    proc = subprocess.Popen([sys.executable, "-c", HOOKED, str(cfg), step, str(index)], env=env(),
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout.readline() == "paused\n", proc.stderr.read()
+    return proc
+
+
+def folder_state(out: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in out.iterdir()}
+
+
+def assert_consistent(out: Path) -> None:
+    """Every file the folder's record lists is there with its recorded SHA-256,
+    and nothing else of rouge2's is left (staged files, journal, lock)."""
+    import hashlib
+
+    record = json.loads((out / ".rouge2-outputs.json").read_text())["files"]
+    names = {p.name for p in out.iterdir()}
+    assert names == set(record) | {".rouge2-outputs.json"}, names
+    for name, entry in record.items():
+        assert hashlib.sha256((out / name).read_bytes()).hexdigest() == entry["sha256"], name
+
+
+def rerun(cfg, out) -> dict[str, bytes]:
+    """The folder after one more (uninterrupted) run of ``cfg``: the set the run writes."""
+    r = subprocess.run([sys.executable, "-m", "rouge2", "run", "-q", str(cfg)], env=env(),
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    return folder_state(out)
+
+
+@posix
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGINT", "SIGHUP"])
+def test_a_signal_during_publication_is_deferred_until_the_set_is_complete(tmp_path, sig):
+    cfg, out = small_run(tmp_path)
+    assert subprocess.run([sys.executable, "-m", "rouge2", "run", "-q", str(cfg)], env=env(),
+                          timeout=120).returncode == 0
+    old = folder_state(out)
+    small_run(tmp_path, words="a b c e")  # the next run's numbers differ
+    proc = start_hooked(cfg, "rename", 0)  # paused just before the first rename
+    signum = getattr(signal, sig)
+    proc.send_signal(signum)
+    _, stderr = proc.communicate("\n", timeout=60)  # let it go on
+    assert proc.returncode == 128 + signum
+    assert stderr == (f"rouge2: stopped by {sig} after the outputs were published: "
+                      f"{len(old) - 1} files written in {out}, complete\n")
+    published = folder_state(out)
+    assert_consistent(out)
+    assert published != old and published == rerun(cfg, out)  # the whole new set, not a mix
+
+
+@posix
+def test_a_signal_before_publication_changes_nothing_and_says_so(tmp_path):
+    cfg, out = small_run(tmp_path)
+    assert subprocess.run([sys.executable, "-m", "rouge2", "run", "-q", str(cfg)], env=env(),
+                          timeout=120).returncode == 0
+    old = folder_state(out)
+    small_run(tmp_path, words="a b c e")
+    code = HOOKED.replace("atomic.publish_hook = hook", "atomic.OutputTransaction._sync_all = "
+                          "lambda self, _f=atomic.OutputTransaction._sync_all: (hook('sync', 0, None), _f(self))")
+    proc = subprocess.Popen([sys.executable, "-c", code, str(cfg), "sync", "0"], env=env(), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout.readline() == "paused\n"
+    proc.send_signal(signal.SIGTERM)
+    _, stderr = proc.communicate("\n", timeout=60)
+    assert proc.returncode == 143
+    assert stderr == "rouge2: stopped by SIGTERM; no output file was changed\n"
+    assert folder_state(out) == old
+
+
+@posix
+@pytest.mark.parametrize("step, index", [("journal", 0), ("rename", 0), ("rename", 2)])
+def test_kill_9_during_publication_is_completed_by_the_next_run(tmp_path, step, index):
+    cfg, out = small_run(tmp_path)
+    assert subprocess.run([sys.executable, "-m", "rouge2", "run", "-q", str(cfg)], env=env(),
+                          timeout=120).returncode == 0
+    old = folder_state(out)
+    small_run(tmp_path, words="a b c e")
+    proc = start_hooked(cfg, step, index)
+    proc.kill()
+    proc.communicate(timeout=60)
+    assert (out / atomic.JOURNAL_NAME).exists()  # the decided publication is recorded
+    # the next command completes it before anything else: the killed run's whole set
+    assert atomic.recover(out)[0] == "completed"
+    atomic.sweep_stale(out)
+    (out / atomic.LOCK_NAME).unlink(missing_ok=True)
+    assert_consistent(out)
+    repaired = folder_state(out)
+    # and runs go on without --overwrite (they used to refuse: "changed since rouge2 wrote it")
+    assert repaired != old and repaired == rerun(cfg, out)
+
+
+@posix
+def test_the_next_run_repairs_a_half_published_folder_and_says_so(tmp_path):
+    cfg, out = small_run(tmp_path)
+    assert subprocess.run([sys.executable, "-m", "rouge2", "run", "-q", str(cfg)], env=env(),
+                          timeout=120).returncode == 0
+    small_run(tmp_path, words="a b c e")
+    proc = start_hooked(cfg, "rename", 1)
+    proc.kill()
+    proc.communicate(timeout=60)
+    r = subprocess.run([sys.executable, "-m", "rouge2", "run", "-q", str(cfg)], env=env(),
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0
+    assert r.stderr.startswith(f"rouge2: warning: {out}: completed the publication of ")
+    assert r.stderr.count("\n") == 1
+    assert_consistent(out)
+
+
+def test_a_publication_not_decided_in_every_folder_is_rolled_back(tmp_path, monkeypatch):
+    a, b = tmp_path / "a", tmp_path / "b"
+    for folder in (a, b):
+        folder.mkdir()
+        (folder / "x.csv").write_text("old\n")
+
+    class Died(BaseException):
+        pass
+
+    real_replace = os.replace
+
+    def replace(src, dst):
+        if str(dst) == str(b / atomic.JOURNAL_NAME):
+            raise Died  # the process dies between the two journals
+        real_replace(src, dst)
+
+    tx = atomic.OutputTransaction()
+    tx.write_text(a / "x.csv", "new\n")
+    tx.write_text(b / "x.csv", "new\n")
+    monkeypatch.setattr(os, "replace", replace)
+    monkeypatch.setattr(atomic.OutputTransaction, "abort", lambda self: None)  # dead: no clean-up
+    with pytest.raises(Died):
+        tx.commit()
+    monkeypatch.undo()
+    assert (a / atomic.JOURNAL_NAME).exists() and not (b / atomic.JOURNAL_NAME).exists()
+    assert atomic.recover(a) == ("rolled back", 2)  # both staged files deleted
+    atomic.sweep_stale(b)
+    for folder in (a, b):
+        assert (folder / "x.csv").read_text() == "old\n"
+        assert sorted(p.name for p in folder.iterdir()
+                      if p.name != atomic.LOCK_NAME and not atomic.is_staged_name(p.name)) == ["x.csv"]
+
+
+def test_a_journal_never_moves_a_file_out_of_its_folder(tmp_path):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    planted = out / f".evil.r2-{_dead_pid()}-x.tmp"
+    planted.write_text("pwned\n")
+    (out / atomic.JOURNAL_NAME).write_text(json.dumps({
+        "rouge2_journal": 1, "id": "1-x", "pid": 1, "folders": [str(out)],
+        "files": [[str(planted), str(victim)], [str(planted), str(out / "..") + "/victim.txt"]]}))
+    atomic.recover(out)
+    assert victim.read_text() == "precious\n"
+
+
+# ----------------------------------------------------------------------------- the lock
+
+
+@posix
+@pytest.mark.parametrize("plant", ["symlink", "hard link", "foreign text", "FIFO"])
+def test_a_planted_lock_file_is_refused_and_never_changed(tmp_path, plant):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("the user's data\n")
+    cfg, out = small_run(tmp_path)
+    out.mkdir()
+    lock = out / atomic.LOCK_NAME
+    if plant == "symlink":
+        lock.symlink_to(victim)
+    elif plant == "hard link":
+        os.link(victim, lock)
+    elif plant == "FIFO":
+        os.mkfifo(lock)
+    else:
+        lock.write_text("not a pid at all\n")
+    r = subprocess.run([sys.executable, "-m", "rouge2", "run", "-q", str(cfg)], env=env(),
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert r.stderr.startswith(f"rouge2 run: error: {lock} is not rouge2's lock file (")
+    assert victim.read_text() == "the user's data\n"
+    if plant == "foreign text":
+        assert lock.read_text() == "not a pid at all\n"
+    assert not (out / "results.csv").exists()
+
+
+@posix
+def test_a_lock_kept_by_an_orphan_of_a_dead_run_is_taken_over(tmp_path):
+    # an older rouge2's orphan worker: it inherited the lock from a run killed since
+    code = ("import fcntl, os, subprocess, sys\n"
+            "fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o644)\n"
+            "fcntl.flock(fd, fcntl.LOCK_EX)\n"
+            "os.write(fd, f'{os.getpid()}\\n'.encode())\n"
+            "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'], pass_fds=(fd,),\n"
+            "                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+            "print(child.pid, flush=True)\n")
+    r = subprocess.run([sys.executable, "-c", code, str(tmp_path / atomic.LOCK_NAME)], capture_output=True,
+                       text=True, timeout=60, check=True)
+    orphan = int(r.stdout)
+    try:
+        with atomic.OutputTransaction() as tx:  # not "another rouge2 run (pid <dead>) is writing"
+            tx.hold([tmp_path])
+            tx.write_text(tmp_path / "a.txt", "a")
+        assert (tmp_path / "a.txt").read_text() == "a"
+    finally:
+        os.kill(orphan, signal.SIGKILL)
+
+
+@posix
+def test_two_spellings_of_one_folder_take_one_lock(tmp_path):
+    (tmp_path / "real").mkdir()
+    (tmp_path / "alias").symlink_to(tmp_path / "real")
+    with atomic.OutputTransaction() as tx:
+        tx.hold([tmp_path / "real", tmp_path / "real" / ".." / "real", tmp_path / "alias"])
+        tx.write_text(tmp_path / "alias" / "a.txt", "a")
+        tx.write_text(tmp_path / "real" / "b.txt", "b")
+    assert sorted(p.name for p in (tmp_path / "real").iterdir()) == ["a.txt", "b.txt"]
+
+
+# ----------------------------------------------------------------------------- workers
+
+
+def _children(pid: int) -> set[int]:
+    out = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.add(int(entry))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_workers_die_with_a_killed_run_and_leave_the_folder_free(slow_run):
+    cfg, out = slow_run
+    proc = subprocess.Popen([sys.executable, "-m", "rouge2", "run", "-q", "--jobs", "2", str(cfg)], env=env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    end = time.monotonic() + 60
+    workers: set[int] = set()
+    while time.monotonic() < end and len(workers) < 2:
+        workers = {p for p in _children(proc.pid) if _alive(p)}
+        time.sleep(0.05)
+    if len(workers) < 2:
+        proc.kill()
+        pytest.skip("the run did not start two workers (one usable core?)")
+    wait_staged(proc, out)
+    proc.kill()
+    proc.communicate(timeout=60)
+    deadline = time.monotonic() + 1.0
+    while time.monotonic() < deadline and any(_alive(p) for p in workers):
+        time.sleep(0.02)
+    assert not [p for p in workers if _alive(p)]  # no orphan outlives its parent by a second
+    with atomic.OutputTransaction() as tx:  # and the folder is free at once
+        tx.hold([out])
+
+
+@posix
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM", "SIGHUP"])
+def test_a_signal_to_the_whole_process_group_is_one_line(slow_run, sig):
+    # Ctrl-C in a terminal, or a service manager stopping a unit, signals every
+    # process of the group: the workers too (they inherited the run's handlers)
+    cfg, out = slow_run
+    proc = subprocess.Popen([sys.executable, "-m", "rouge2", "run", "-q", "--jobs", "2", str(cfg)], env=env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    wait_staged(proc, out)
+    signum = getattr(signal, sig)
+    os.killpg(proc.pid, signum)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signum
+    assert stderr == f"rouge2: stopped by {sig}; no output file was changed\n"  # no worker traceback
+    assert not out.exists()

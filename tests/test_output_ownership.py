@@ -1,6 +1,10 @@
-"""``rouge2 run`` replaces only files it wrote itself (rouge2/io/ownership.py)."""
+"""Every door replaces only files rouge2 wrote itself, never an input
+(rouge2/io/ownership.py); the run outputs are one catalogue (rouge2/io/outputs.py)."""
 
 import json
+import os
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -213,3 +217,165 @@ def test_overwrite_flag_of_rouge2_run(tmp_path, monkeypatch):
         run_main(["run.yaml", "--progress", "off"])
     assert run_main(["run.yaml", "--overwrite", "--progress", "off"]) == 0
     assert (res / "results.csv").read_text().splitlines()[1] == ROUGE1_ROW
+
+
+# --------------------------------------------------------------------------- every door (issue 21)
+
+
+def score_lines(tmp_path: Path) -> list[str]:
+    (tmp_path / "refs.txt").write_text("a b c d\nthe cat\n")
+    (tmp_path / "preds.txt").write_text("a b c\nthe dog\n")
+    return ["score", "-r", str(tmp_path / "refs.txt"), "-i", str(tmp_path / "preds.txt"), "--resamples", "0"]
+
+
+def test_score_per_summary_replaces_its_own_file_and_only_it(tmp_path, capsys):
+    from rouge2.cli import main
+
+    argv = score_lines(tmp_path)
+    target = tmp_path / "per.jsonl"
+    assert main([*argv, "--per-summary", str(target)]) == 0
+    first = target.read_bytes()
+    assert sorted(json.loads((tmp_path / MANIFEST).read_text())["files"]) == ["per.jsonl"]
+    assert main([*argv, "--per-summary", str(target)]) == 0  # rouge2's own file: replaced
+    assert target.read_bytes() == first
+    target.write_text("edited by hand\n")
+    capsys.readouterr()
+    assert main([*argv, "--per-summary", str(target)]) == 2
+    assert "it changed since rouge2 wrote it" in capsys.readouterr().err
+    assert target.read_text() == "edited by hand\n"
+    assert main([*argv, "--per-summary", str(target), "--overwrite"]) == 0
+    assert target.read_bytes() == first
+
+
+def test_a_link_is_neither_followed_nor_replaced(tmp_path, capsys):
+    from rouge2.cli import main
+
+    argv = score_lines(tmp_path)
+    keep = tmp_path / "keep.txt"
+    keep.write_text("the user's file\n")
+    link = tmp_path / "per.jsonl"
+    link.symlink_to(keep)
+    for extra in ([], ["--overwrite"]):  # /dev/stdout is a link: never replaced, even when asked
+        capsys.readouterr()
+        assert main([*argv, "--per-summary", str(link), *extra]) == 2
+        assert "it is a symbolic link (to " in capsys.readouterr().err
+        assert link.is_symlink() and keep.read_text() == "the user's file\n"
+
+
+def test_correlate_csv_goes_through_the_layer(tmp_path, capsys):
+    from rouge2.cli import main
+
+    cfg = load_config(make_project(tmp_path, "{dir: results, console: false}"))
+    (tmp_path / "proj" / "system" / "t1_b.txt").write_text("a\n")
+    (tmp_path / "proj" / "reference" / "t2_r1.txt").write_text("c d\n")
+    (tmp_path / "proj" / "system" / "t2_s.txt").write_text("c d\n")
+    (tmp_path / "proj" / "system" / "t2_b.txt").write_text("d\n")
+    run(cfg, progress=False)
+    judgments = tmp_path / "j.csv"
+    judgments.write_text("task,system,rel\nt1,s.txt,3\nt1,b.txt,1\nt2,s.txt,4\nt2,b.txt,2\n")
+    argv = ["correlate", str(tmp_path / "results"), "--judgments", str(judgments), "--resamples", "10"]
+    out = tmp_path / "results" / "corr.csv"
+    assert main([*argv, "--csv", str(out)]) == 0
+    assert out.read_text().startswith("level,variant,measure,score,dimension,n,")
+    assert "corr.csv" in json.loads((tmp_path / "results" / MANIFEST).read_text())["files"]
+    capsys.readouterr()
+    assert main([*argv, "--csv", str(judgments), "--overwrite"]) == 2
+    assert "an input of this command" in capsys.readouterr().err
+    assert judgments.read_text().startswith("task,system,rel\n")
+
+
+def test_the_shim_replaces_its_own_script_only(tmp_path, capsys):
+    from rouge2.cli import main
+    from rouge2.cli.shim import MARKER
+
+    folder = tmp_path / "ROUGE"
+    assert main(["rouge155-shim", str(folder)]) == 0
+    script = folder / "ROUGE-1.5.5.pl"
+    assert os.access(script, os.X_OK) and MARKER in script.read_text()
+    assert main(["rouge155-shim", str(folder)]) == 0  # its own: replaced
+    script.write_text("#!/usr/bin/perl\n# the real ROUGE-1.5.5.pl\n")
+    capsys.readouterr()
+    assert main(["rouge155-shim", str(folder)]) == 2
+    assert "rouge155-shim --overwrite" in capsys.readouterr().err
+    assert "the real" in script.read_text()
+    assert main(["rouge155-shim", "--overwrite", str(folder)]) == 0
+    assert MARKER in script.read_text()
+    # a shim from a rouge2 that kept no record is recognised by its marker line
+    legacy = tmp_path / "legacy"
+    legacy.mkdir()
+    (legacy / "ROUGE-1.5.5.pl").write_text(f"#!/usr/bin/env perl\n# Stand-in {MARKER}\n")
+    assert main(["rouge155-shim", str(legacy)]) == 0
+
+
+@pytest.mark.skipif(not shutil.which("perl"), reason="perl runs the shim")
+def test_the_shim_quotes_any_python_path_for_perl(tmp_path):
+    from rouge2.cli.shim import write_shim
+
+    weird = tmp_path / "john.doe@corp.example.com" / "$HOME 'q' \"d\" back\\slash"
+    weird.mkdir(parents=True)
+    python = weird / "python"
+    python.write_text("#!/bin/sh\nprintf '%s|' \"$@\"\n")
+    python.chmod(0o755)
+    script = write_shim(tmp_path / "ROUGE", python=str(python))
+    r = subprocess.run(["perl", str(script), "-a", "x y.xml"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "-m|rouge2|rouge155|-a|x y.xml|"
+
+
+def test_convert_properties_writes_through_the_layer(tmp_path, capsys):
+    from rouge2.cli import main
+
+    props = tmp_path / "rouge.properties"
+    props.write_text("project.dir=proj\nngram=2\n")
+    out = tmp_path / "run.yaml"
+    assert main(["convert-properties", str(props), "-o", str(out)]) == 0
+    assert "measures" in out.read_text()
+    assert main(["convert-properties", str(props), "-o", str(out)]) == 0  # its own file
+    capsys.readouterr()
+    assert main(["convert-properties", str(props), "-o", str(props), "--overwrite"]) == 2
+    assert "an input of this command" in capsys.readouterr().err
+    assert props.read_text() == "project.dir=proj\nngram=2\n"
+
+
+# --------------------------------------------------------------------------- the output catalogue (issue 17.4)
+
+
+def test_the_catalogue_is_the_schema_the_guard_and_the_writer_loop(tmp_path, monkeypatch):
+    from rouge2.io.outputs import OUTPUTS, OutputSpec, register
+
+    monkeypatch.setattr(OUTPUTS, "entries", dict(OUTPUTS.entries))
+    monkeypatch.setattr(OUTPUTS, "_lookup", dict(OUTPUTS._lookup))
+    # one entry adds an output: a config key with its default, a guarded, locked, recorded file
+    register("counts_txt", OutputSpec("counts.txt", write=lambda f, cfg, r: f.write(
+        f"{len(r.pairs)} summaries\n")), "how many summaries were scored")
+    cfg = load_config(make_project(tmp_path))
+    assert cfg.outputs.counts_txt == tmp_path / "results" / "counts.txt"
+    run(cfg, progress=False)
+    assert (tmp_path / "results" / "counts.txt").read_text() == "1 summaries\n"
+    assert "counts.txt" in json.loads((tmp_path / "results" / MANIFEST).read_text())["files"]
+    (tmp_path / "results" / "counts.txt").write_text("someone's\n")
+    with pytest.raises(UserError, match=r"refusing to replace .*counts\.txt: it changed"):
+        run(cfg, progress=False)
+    (tmp_path / "run.yaml").write_text((tmp_path / "run.yaml").read_text().replace(
+        "console: false}", "console: false, counts_txt: false}"))
+    assert load_config(tmp_path / "run.yaml").outputs.counts_txt is None
+
+
+def test_every_catalogue_entry_is_documented():
+    from rouge2.io.outputs import OUTPUTS
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "config.md").read_text()
+    for entry in OUTPUTS:
+        assert f"`{entry.name}`" in text, entry.name
+        if entry.value.generic:
+            assert f"`{entry.value.default}`" in text, entry.value.default
+
+
+def test_two_outputs_that_are_one_file_are_refused(tmp_path, no_scoring):
+    (tmp_path / "results").mkdir()
+    (tmp_path / "alias").symlink_to(tmp_path / "results")
+    cfg = load_config(make_project(tmp_path, "{dir: results, console: false, summary_json: ../alias/results.csv}"))
+    with pytest.raises(UserError, match=r"alias/results\.csv: it is the same file as .*results/results\.csv, "
+                                        r"which this command writes too"):
+        run(cfg, progress=False)
+    assert list((tmp_path / "results").iterdir()) == []

@@ -109,7 +109,8 @@ def test_the_plugin_is_in_the_signature_and_the_listing(demo, capsys, tmp_path):
     out = capsys.readouterr()
     assert rc == 0, out.err
     got = json.loads(out.out)
-    assert got["rouge-1"]["recall"]["mean"] == 5 / 6 and got["rouge-1-set"]["precision"]["mean"] == 3 / 5
+    scores = got["systems"][0]["scores"]
+    assert scores["rouge-1"]["recall"]["mean"] == 5 / 6 and scores["rouge-1-set"]["precision"]["mean"] == 3 / 5
     line = got["signature"]
     assert "|tok:whitespace@rouge2-demo-0.1|" in line and "|syn:demo-synonyms@rouge2-demo-0.1/lemmas|" in line
     assert cli_main(["components", "synonym-source"]) == 0
@@ -162,7 +163,7 @@ def test_a_broken_plugin_is_one_line_and_rouge2_keeps_working(tmp_path):
     score = subprocess.run([sys.executable, "-m", "rouge2", "score", "-r", str(tmp_path / "r.txt"), "-i",
                             str(tmp_path / "p.txt"), "--json"], capture_output=True, text=True, env=env)
     assert score.returncode == 0, score.stderr
-    assert json.loads(score.stdout)["rouge-1"]["recall"]["mean"] == 3 / 6  # rouge155 tokens: as without it
+    assert json.loads(score.stdout)["systems"][0]["scores"]["rouge-1"]["recall"]["mean"] == 3 / 6  # rouge155 tokens: as without it
     lines = score.stderr.splitlines()
     # the help texts list every name, so every group is read: one line per broken plugin
     assert len(lines) == 3, lines

@@ -83,7 +83,10 @@ def test_variant_outputs_rankings_and_tests(tmp_path):
     ranks = summary["rankings"]["rankings"]["plain"]["rouge-1"]
     assert sorted(ranks) == ["syssum1.txt", "syssum2.txt"]
     agree = [a for a in summary["rankings"]["agreement"] if a["measure"] == "rouge-1"]
-    assert len(agree) == 3 and all(a["systems"] == 2 for a in agree)
+    # each variant against the first (linear in the variants, issue 21), the compare_variants
+    # pairs being among them
+    assert [(a["variant_a"], a["variant_b"]) for a in agree] == [("plain", "wordnet"), ("plain", "domain")]
+    assert all(a["systems"] == 2 for a in agree)
     tests = summary["variant_comparisons"]
     assert {(t["variant_a"], t["variant_b"]) for t in tests} == {("wordnet", "plain"), ("domain", "plain")}
     t = next(t for t in tests if t["variant_a"] == "domain" and t["system"] == "syssum1.txt"
@@ -163,6 +166,12 @@ def test_summeval_config_reproduces_the_scripts_correlations(shared, tmp_path):
         for c in ("pearson", "spearman", "kendall"):
             lo, hi = r[c]["ci"]
             assert lo <= r[c]["value"] <= hi
+        # the config asks for the pairwise accuracies too (checked against a
+        # brute-force implementation in tests/test_meta_statistics.py)
+        pa, tca = r["pairwise_accuracy"], r["tie_calibrated_accuracy"]
+        assert 0 <= pa["value"] <= tca["value"] <= 1 and tca["epsilon"] >= 0
+    header = (tmp_path / "out" / "correlations.csv").read_text().splitlines()[0]
+    assert header.endswith("tie_calibrated_accuracy_high,tie_calibrated_accuracy_epsilon")
     cmp_rows = result.correlation_comparisons
     assert {(c["a"], c["b"]) for c in cmp_rows} == {
         (f"{m}/fmeasure@wordnet", f"{m}/fmeasure@rouge155") for m in ("rouge-1", "rouge-2", "rouge-l", "rouge-su4")}
@@ -272,3 +281,128 @@ def test_each_text_is_tagged_once_across_scorers_and_variants(tmp_path):
         tagger.nlp.pipe = real
     assert sorted(texts) == sorted(set(texts))  # no text went through spaCy twice
     assert cand in texts and ref in texts
+
+
+# --------------------------------------------------------------------------- issue 19
+
+
+def cli(args: list[str]) -> tuple[int, str, str]:
+    from contextlib import redirect_stderr
+
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        rc = cli_main(args)
+    return rc, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def scored(tmp_path_factory):
+    """rouge2 score on 12 SummEval documents, 4 systems as 4 -i files, with
+    --per-summary; judgments keyed by line number and file, as that file has them."""
+    from shared_data import SHARED
+
+    if not (SHARED / "data/summeval/summeval.jsonl").is_file():
+        pytest.skip("needs the shared SummEval data")
+    tmp = tmp_path_factory.mktemp("scored")
+    data = [json.loads(x) for x in (SHARED / "data/summeval/summeval.jsonl").read_text().splitlines()][:12]
+    systems = sorted(data[0]["sys_summs"])[:4]
+    refs = tmp / "refs.txt"
+    refs.write_text("".join(d["ref_summ"].replace("\n", " ") + "\n" for d in data))
+    files = []
+    for s in systems:
+        f = tmp / f"{s}.txt"
+        f.write_text("".join(d["sys_summs"][s]["sys_summ"].replace("\n", " ") + "\n" for d in data))
+        files.append(str(f))
+    per = tmp / "per.jsonl"
+    rc, _, err = cli(["score", "-r", str(refs), "-i", *files, "--per-summary", str(per), "--resamples", "0",
+                      "-m", "rouge-1", "rouge-2"])
+    assert rc == 0, err
+    judged = tmp / "judgments.csv"
+    judged.write_text("task,system,relevance\n" + "".join(
+        f"{i + 1},{f},{d['sys_summs'][s]['scores']['relevance']}\n"
+        for i, d in enumerate(data) for s, f in zip(systems, files)))
+    return per, judged
+
+
+def test_correlate_reads_score_per_summary(scored, tmp_path):
+    per, judged = scored
+    rows = [json.loads(x) for x in per.read_text().splitlines()]
+    assert all({"task", "system", "line"} <= set(r) for r in rows) and rows[0]["task"] == "1"
+    rc, out, err = cli(["correlate", str(per), "--judgments", str(judged), "--resamples", "30", "--json",
+                        "--measure", "rouge-1", "--score", "recall"])
+    assert rc == 0, err
+    (row,) = json.loads(out)["correlations"]
+    from rouge2.stats.correlation import correlate
+    metric = {(r["system"], r["task"]): r["scores"]["rouge-1"]["recall"] for r in rows}
+    human = {}
+    for line in judged.read_text().splitlines()[1:]:
+        t, s, v = line.split(",")
+        human[(s, t)] = float(v)
+    assert row["kendall"]["value"] == correlate(metric, human, "system", "kendall")
+    # a file written before task existed: the line number is the task
+    old = tmp_path / "old.jsonl"
+    old.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "task"}) + "\n" for r in rows))
+    rc, out2, _ = cli(["correlate", str(old), "--judgments", str(judged), "--resamples", "30", "--json",
+                       "--measure", "rouge-1", "--score", "recall"])
+    assert rc == 0 and json.loads(out2)["correlations"] == json.loads(out)["correlations"]
+
+
+def test_correlate_statistics_and_notes(scored):
+    per, judged = scored
+    args = ["correlate", str(per), "--judgments", str(judged), "--resamples", "40", "--json", "--measure", "rouge-2",
+            "--score", "recall", "--level", "system", "--level", "summary"]
+    rc, out, err = cli([*args, "--statistic", "kendall", "--statistic", "acc-t", "--statistic", "pairwise_accuracy",
+                        "--statistic", "spa", "--progress", "off"])
+    assert rc == 0, err
+    system, summary = json.loads(out)["correlations"]
+    for key in ("kendall", "pairwise_accuracy", "tie_calibrated_accuracy", "soft_pairwise_accuracy"):
+        assert set(system[key]) >= {"value", "ci"} and len(system[key]["ci"]) == 2, key
+    assert "pearson" not in system and "epsilon" in system["tie_calibrated_accuracy"]
+    assert "soft_pairwise_accuracy" not in summary and summary["level"] == "summary"  # not defined there
+    assert err.count("\n") == 1 and "soft-pairwise-accuracy is not computed at the summary level" in err
+    # a progress bar goes to stderr only and changes nothing
+    rc, out_on, err_on = cli([*args, "--statistic", "kendall", "--statistic", "acc-t", "--statistic",
+                              "pairwise_accuracy", "--statistic", "spa", "--progress", "on"])
+    assert rc == 0 and out_on == out and "correlations" in err_on
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--statistic", "pairwise-acuracy"], "unknown statistic 'pairwise-acuracy' (did you mean 'pairwise-accuracy'?)"),
+    (["--statistic", "tie-calibrated-accuracy", "--level", "global"], "add --level system"),
+    (["--compare", "rouge-1/recall", "rouge-2/recall", "--test", "williams", "--level", "summary"],
+     "Williams test"),
+])
+def test_correlate_statistic_errors(scored, extra, message):
+    per, judged = scored
+    rc, _, err = cli(["correlate", str(per), "--judgments", str(judged), "--resamples", "10", *extra])
+    assert rc == 2 and message in err and err.count("\n") == 1
+
+
+def test_correlate_warns_about_negative_correlation_and_runs_williams(scored, tmp_path):
+    per, judged = scored
+    lines = judged.read_text().splitlines()
+    flipped = tmp_path / "flipped.csv"
+    flipped.write_text("\n".join([lines[0]] + [",".join([*x.split(",")[:2], str(-float(x.split(",")[2]))])
+                                                for x in lines[1:]]) + "\n")
+    rc, out, err = cli(["correlate", str(per), "--judgments", str(flipped), "--resamples", "30", "--json",
+                        "--measure", "rouge-1", "--score", "recall", "--compare", "rouge-1/recall",
+                        "rouge-2/recall", "--test", "williams"])
+    assert rc == 0
+    assert err.startswith("warning: rouge-1/recall correlates negatively with the human scores at the system level")
+    assert err.count("\n") == 1
+    cmp = json.loads(out)["comparisons"][0]
+    assert cmp["test"] == "williams" and set(cmp["pearson"]) >= {"t", "df", "r_ab"} and cmp["pearson"]["df"] == 1
+    assert "spearman" not in cmp
+
+
+def test_yaml_statistics_typo_is_one_line(tmp_path):
+    judged = tmp_path / "j.csv"
+    judged.write_text("task,system,relevance\nd1,syssum1.txt,3\n")
+    text = (f"inputs: {{format: java-project, path: {PAPER}}}\nmeasures: [rouge-1]\n"
+            f"meta_evaluation: {{judgments: {judged}, statistics: [kendall, tie-calibrated-acuracy]}}\n")
+    with pytest.raises(UserError) as info:
+        parse_config(text, source=tmp_path / "c.yaml", base=tmp_path)
+    msg = str(info.value)
+    assert "meta_evaluation.statistics" in msg and "did you mean 'tie-calibrated-accuracy'" in msg and "\n" not in msg
+    cfg = parse_config(text.replace("acuracy", "accuracy"), source=tmp_path / "c.yaml", base=tmp_path)
+    assert cfg.meta_evaluation.statistics == ("kendall", "tie-calibrated-accuracy")

@@ -74,8 +74,14 @@ def _one_line_warnings() -> None:
     warnings.showwarning = show
 
 
+#: signals that stop a command like Ctrl-C (SIGINT) does (rouge2.io.atomic.STOP_SIGNALS)
+STOP_LIKE_INTERRUPT = ("SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGALRM", "SIGVTALRM",
+                       "SIGPROF", "SIGXCPU")
+
+
 class Terminated(KeyboardInterrupt):
-    """SIGTERM or SIGHUP, raised where the program is, like Ctrl-C (SIGINT):
+    """SIGTERM, SIGHUP (and the other signals of :data:`STOP_LIKE_INTERRUPT`),
+    raised where the program is, like Ctrl-C (SIGINT):
     every ``with`` and ``finally`` on the way out runs, so staged output
     files are deleted and no output file is half-written."""
 
@@ -85,8 +91,9 @@ class Terminated(KeyboardInterrupt):
 
 
 def _terminate_like_interrupt() -> dict:
-    """Install SIGTERM/SIGHUP handlers that raise :class:`Terminated`; return
-    the previous handlers.  Only in the main thread (signal's rule)."""
+    """Install handlers of :data:`STOP_LIKE_INTERRUPT` that raise
+    :class:`Terminated`; return the previous handlers.  Only in the main
+    thread (signal's rule)."""
     previous: dict = {}
     if threading.current_thread() is not threading.main_thread():
         return previous
@@ -94,7 +101,7 @@ def _terminate_like_interrupt() -> dict:
     def handler(signum, frame):
         raise Terminated(signum)
 
-    for name in ("SIGTERM", "SIGHUP"):
+    for name in STOP_LIKE_INTERRUPT:
         sig = getattr(signal, name, None)
         if sig is None:
             continue
@@ -117,19 +124,14 @@ def _restore(previous: dict) -> None:
             pass
 
 
-def _signal_name(signum: int) -> str:
-    try:
-        return signal.Signals(signum).name
-    except ValueError:  # pragma: no cover
-        return f"signal {signum}"
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run a command; user mistakes end as one line with status 2, an
     interruption (SIGINT, SIGTERM, SIGHUP) as one line with status 128 + the
     signal number, after the staged output files are deleted."""
     argv = list(sys.argv[1:] if argv is None else argv)
     _one_line_warnings()
+    atomic = sys.modules.get("rouge2.io.atomic")
+    mark = len(atomic.published) if atomic is not None else 0  # files published before this command
     previous = _terminate_like_interrupt()
     try:
         return _dispatch(argv)
@@ -139,8 +141,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{prefix}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as exc:
-        signum = getattr(exc, "signum", signal.SIGINT)  # Ctrl-C is SIGINT: the same line as the others
-        print(f"rouge2: stopped by {_signal_name(signum)}; no output file was changed", file=sys.stderr)
+        from rouge2.io.atomic import stop_message  # what changed: nothing, or a complete set
+
+        signum = getattr(exc, "signum", signal.SIGINT)
+        print(stop_message(signum, mark), file=sys.stderr)
         return 128 + int(signum)
     except BrokenPipeError:
         return 0

@@ -54,12 +54,16 @@ def run_main(argv: list[str]) -> int:
     add_threads_flag(parser)
     parser.add_argument("--overwrite", action="store_true",
                         help="replace existing output files rouge2 did not write "
-                             "(as outputs.overwrite: true)")
+                             "(as outputs.overwrite: true; never an input, a device or a folder)")
+    parser.add_argument("--verbose", "-v", action="store_true",
+                        help="list every file written, one a line (else they are counted by folder)")
     args = parser.parse_args(argv)
 
+    from rouge2 import files
     from rouge2.config.yaml_config import load_config
 
-    cfg = load_config(args.config)
+    with files.recording() as read:  # the config is an input: no output may replace it
+        cfg = load_config(args.config)
     if not args.quiet:
         _java_note(args.config)
     if args.check:
@@ -81,7 +85,9 @@ def run_main(argv: list[str]) -> int:
     from rouge2.run.runner import run
 
     progress = {"auto": None, "on": True, "off": False}[args.progress]
-    run(cfg, progress=progress, jobs=args.jobs, overwrite=args.overwrite, threads=args.threads)
+    with files.recording(read):
+        run(cfg, progress=progress, jobs=args.jobs, overwrite=args.overwrite, verbose=args.verbose,
+            threads=args.threads)
     return 0
 
 
@@ -105,9 +111,32 @@ def convert_properties_main(argv: list[str]) -> int:
     parser.add_argument("--relative-to", metavar="DIR",
                         help="write paths relative to DIR (where you will keep the YAML) "
                              "instead of absolute paths")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="write the YAML to FILE instead of printing it (never over an input, "
+                             "nor over a file rouge2 did not write unless --overwrite)")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="let -o replace a file rouge2 did not write")
     args = parser.parse_args(argv)
 
+    from rouge2 import files
     from rouge2.config.properties import convert_properties
 
-    sys.stdout.write(convert_properties(args.properties, relative_to=args.relative_to))
+    if args.output is None:
+        sys.stdout.write(convert_properties(args.properties, relative_to=args.relative_to))
+        return 0
+    from rouge2.io.outputs import OutputFiles, declared_inputs
+
+    inputs = declared_inputs([args.properties])
+    out = OutputFiles([args.output], overwrite=args.overwrite, inputs=inputs,
+                      hint="use --overwrite to replace it", lock_hint="write the file elsewhere")
+    try:
+        with files.recording(inputs):  # every file the conversion reads is an input too
+            text = convert_properties(args.properties, relative_to=args.relative_to)
+        with out.open(args.output) as f:
+            f.write(text)
+    except BaseException:
+        out.abort()
+        raise
+    written = out.commit()
+    print(f"wrote {written[0]}", file=sys.stderr)
     return 0

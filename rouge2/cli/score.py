@@ -25,13 +25,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from rouge2 import files
 from rouge2.errors import UserError
+from rouge2.io.outputs import OutputFiles
 from rouge2.limits import MAX_RESAMPLES, MAX_TEST_RESAMPLES, check_count
 from rouge2.stats.aggregate import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, compare
 from rouge2.stats.significance import DEFAULT_TEST, DEFAULT_TEST_RESAMPLES, TESTS
@@ -49,17 +52,16 @@ def read_text(path: str, encoding: str = "utf-8") -> str:
     return text
 
 
-def _lines(path: str, encoding: str, what: str) -> list[str]:
-    """The lines of a line-aligned file (``-`` is standard input)."""
-    if path == "-":
-        data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
-        text = files.decode(data, "<stdin>", encoding)
-    else:  # streamed: a corpus file has no size limit
-        return [line.rstrip("\n").rstrip("\r") for _, line in files.decoded_lines(path, encoding, what)]
-    lines = text.replace("\r\n", "\n").split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()  # the newline ending the last line
-    return lines
+def _source(path: str, encoding: str, what: str) -> Iterator[str]:
+    """The lines of a line-aligned file (``-``: standard input), streamed,
+    without their line ends."""
+    lines = files.stdin_lines(encoding, what) if path == "-" else files.decoded_lines(path, encoding, what)
+    for _, line in lines:
+        yield line.rstrip("\n").rstrip("\r")
+
+
+def _name(path: str) -> str:
+    return "standard input" if path == "-" else path
 
 
 #: what a file in a place for plain lines is refused for, and what to do instead
@@ -102,7 +104,7 @@ def check_plain(path: str, head: list[str], what_to_do: str) -> None:
 def _jsonl(path: str, encoding: str) -> tuple[list[str], list[list[str]]]:
     preds: list[str] = []
     refs: list[list[str]] = []
-    stdin = ((i + 1, line) for i, line in enumerate(sys.stdin)) if path == "-" else None
+    stdin = files.stdin_lines(encoding) if path == "-" else None
     for where, row in files.jsonl_objects(path, encoding, lines=stdin):
         if "prediction" not in row or "references" not in row:
             raise UserError(f"{where}: expected an object with 'prediction' and 'references' fields")
@@ -118,6 +120,59 @@ def _jsonl(path: str, encoding: str) -> tuple[list[str], list[list[str]]]:
     return preds, refs
 
 
+def _read_in_step(paths: list[str], encoding: str, n_refs: int) -> list[list[str]]:
+    """The lines of every file, read in step: the first surplus line of any
+    file (or the first file to end early) stops the reading with the
+    line-count error, so an endless input (``yes | rouge2 score``) ends at
+    once, in bounded memory.  The first ``n_refs`` paths are references."""
+    kinds = ["reference file" if i < n_refs else "prediction file" for i in range(len(paths))]
+    sources = [_source(p, encoding, kind) for p, kind in zip(paths, kinds)]
+    columns: list[list[str]] = [[] for _ in paths]
+    while True:
+        got = [next(src, None) for src in sources]
+        if all(line is None for line in got):
+            break
+        if any(line is None for line in got):
+            _check_plain_columns(paths, columns, kinds)  # a JSON file is the likelier mistake
+            raise _misaligned(paths, sources, got, len(columns[0]), n_refs)
+        for column, line in zip(columns, got):
+            column.append(line)  # type: ignore[arg-type]
+    _check_plain_columns(paths, columns, kinds)
+    if not columns[0]:
+        raise UserError(f"{_name(paths[0])} has no lines: nothing to score (one summary a line)")
+    return columns
+
+
+def _check_plain_columns(paths: list[str], columns: list[list[str]], kinds: list[str]) -> None:
+    for path, lines, kind in zip(paths, columns, kinds):
+        check_plain(path, lines[:64], _PLAIN_LINES[kind])
+
+
+def _misaligned(paths: list[str], sources: list[Iterator[str]], got: list[str | None], n: int,
+                n_refs: int) -> UserError:
+    """The line-count error once some files ended after ``n`` lines and others
+    did not: files (not standard input) are counted to their end, which
+    costs no memory."""
+    counts = []
+    for path, src, line in zip(paths, sources, got):
+        if line is None:
+            counts.append(f"{n}")
+        elif path == "-":
+            counts.append(f"more than {n}")
+        else:
+            counts.append(f"{n + 1 + sum(1 for _ in src)}")
+    first = _name(paths[0])
+    for i, (path, count) in enumerate(zip(paths, counts)):
+        if count == counts[0]:
+            continue
+        if i < n_refs:
+            return UserError(f"{first} has {counts[0]} lines but {_name(path)} has {count}: "
+                             f"reference files must be line-aligned")
+        return UserError(f"{_name(path)} has {count} lines but {first} has {counts[0]}: predictions "
+                         f"and references must be line-aligned (one summary a line)")
+    return UserError(f"{first}: the files are not line-aligned")  # pragma: no cover
+
+
 def _read_corpus(args) -> tuple[dict[str, list[str]], list[list[str]]]:
     """System name -> predictions, and the references of each line."""
     inputs = args.input or ["-"]
@@ -129,27 +184,20 @@ def _read_corpus(args) -> tuple[dict[str, list[str]], list[list[str]]]:
                         "summary a line), or a JSONL file with -i rows.jsonl")
     if inputs == ["-"] and sys.stdin.isatty():
         raise UserError("no predictions: give -i FILE, or pipe them in (one summary a line)")
-    ref_sets = [(p, _lines(p, args.encoding, "reference file")) for p in args.references]
-    for path, lines in ref_sets:
-        check_plain(path, lines[:64], _PLAIN_LINES["reference file"])
-    n, first = len(ref_sets[0][1]), ref_sets[0][0]
-    for path, lines in ref_sets[1:]:
-        if len(lines) != n:
-            raise UserError(f"{first} has {n} lines but {path} has {len(lines)}: reference files "
-                            f"must be line-aligned")
-    systems: dict[str, list[str]] = {}
+    if [*inputs, *args.references].count("-") > 1:
+        raise UserError("standard input ('-') is given twice; it can be read once: give files for the others")
+    names: list[str] = []
     for path in inputs:
-        lines = _lines(path, args.encoding, "prediction file")
-        check_plain(path, lines[:64], _PLAIN_LINES["prediction file"])
-        if len(lines) != n:
-            raise UserError(f"{path} has {len(lines)} lines but {first} has {n}: predictions and "
-                            f"references must be line-aligned (one summary a line)")
         name = "stdin" if path == "-" else path
-        if name in systems:
+        if name in names:
             raise UserError(f"{path} is given twice with -i")
-        systems[name] = lines
-    refs = [[lines[i] for _, lines in ref_sets] for i in range(n)]
-    return systems, refs
+        names.append(name)
+    for path, kind in [*((p, "reference file") for p in args.references), *((p, "prediction file") for p in inputs)]:
+        check_plain(path, [], _PLAIN_LINES[kind])  # by its name, before reading it
+    columns = _read_in_step([*args.references, *inputs], args.encoding, len(args.references))
+    ref_sets, predictions = columns[:len(args.references)], columns[len(args.references):]
+    refs = [list(r) for r in zip(*ref_sets)]
+    return dict(zip(names, predictions)), refs
 
 
 def _fmt(x: float) -> str:
@@ -251,20 +299,54 @@ def _system_entry(result, name: str, script) -> dict[str, Any]:
     return entry
 
 
-def _per_summary(path: str, results: dict[str, Any]) -> None:
-    from rouge2.io.atomic import OutputTransaction
+def _outputs(args, inputs: files.InputRecord, paths: list[str]) -> OutputFiles | None:
+    """The output layer for ``--per-summary`` (checked now, before any text
+    is read: never one of the input ``paths``, a device, a link or a file
+    rouge2 did not write unless ``--overwrite``)."""
+    for path in paths:
+        if path == "-":
+            files.note_stdin()
+        else:
+            try:
+                inputs.add(path, os.stat(path))
+            except (OSError, ValueError):
+                pass
+    if args.per_summary is None:
+        return None
+    return OutputFiles([args.per_summary], overwrite=args.overwrite, inputs=inputs,
+                       hint="use --overwrite to replace it", lock_hint="write the file elsewhere")
 
-    with OutputTransaction() as tx, tx.open(path) as f:
+
+@contextmanager
+def _writing(args, paths: list[str]):
+    """The output layer of a scoring: the inputs recorded as they are read,
+    the ``--per-summary`` file published at the end, nothing on a failure."""
+    with files.recording() as inputs:
+        outputs = _outputs(args, inputs, paths)
+        try:
+            yield outputs
+        except BaseException:
+            if outputs is not None:
+                outputs.abort()
+            raise
+
+
+def _per_summary(outputs: OutputFiles | None, results: dict[str, Any]) -> None:
+    """Each summary's scores (JSONL) through the output layer."""
+    if outputs is None:
+        return
+    path = outputs.guard.paths[0]
+    with outputs.open(path) as f:
         for system, result in results.items():
             for i, (scores, stats) in enumerate(zip(result.per_summary, result.stats)):
-                row: dict[str, Any] = {"line": i + 1}
-                if len(results) > 1:
-                    row["system"] = system
+                # task and system as a run's per_summary.jsonl has them: rouge2 correlate reads both
+                row: dict[str, Any] = {"task": str(i + 1), "system": system, "line": i + 1}
                 row["scores"] = {m: {"recall": s.recall, "precision": s.precision,
                                      "fmeasure": s.fmeasure} for m, s in scores.items()}
                 row["stats"] = {m: [[x.hit, x.ref_total, x.cand_total] for x in v]
                                 for m, v in stats.items()}
                 f.write(json.dumps(row) + "\n")
+    outputs.commit()
 
 
 # ---------------------------------------------------------------------------
@@ -341,12 +423,17 @@ def _comparisons(args, results: dict, progress) -> list[dict[str, Any]]:
 
 
 def corpus_main(args) -> int:
-    from rouge2.scoring.evaluate import evaluate
-
     for key, value in _CORPUS_DEFAULTS.items():
         if getattr(args, key) is None:
             setattr(args, key, value)
     _check_corpus_flags(args)
+    with _writing(args, [*(args.input or ["-"]), *(args.references or ())]) as outputs:
+        return _corpus(args, outputs)
+
+
+def _corpus(args, outputs: OutputFiles | None) -> int:
+    from rouge2.scoring.evaluate import evaluate
+
     with _encoding_flag():
         systems, refs = _read_corpus(args)
     kw = _scoring_options(args, refs)
@@ -358,8 +445,7 @@ def corpus_main(args) -> int:
     comparisons = _comparisons(args, results, progress)
     scripts = ({n: script_averages_of(r, args.confidence) for n, r in results.items()}
                if args.average == "rouge155" else {})
-    if args.per_summary:
-        _per_summary(args.per_summary, results)
+    _per_summary(outputs, results)
     first = next(iter(results.values()))
     if args.json:
         _print_document(first, [_system_entry(r, n, scripts.get(n)) for n, r in results.items()],
@@ -383,6 +469,11 @@ def _check_corpus_flags(args) -> None:
 def pair_main(args) -> int:
     """``-c``: one candidate file against whole reference files, as a one-summary corpus
     without intervals (the same numbers as ``rouge2.score``)."""
+    with _writing(args, [args.candidate, *args.references]) as outputs:
+        return _pair(args, outputs)
+
+
+def _pair(args, outputs: OutputFiles | None) -> int:
     from rouge2.scoring.evaluate import evaluate
 
     given = [_flag(k) for k in _CORPUS_DEFAULTS if getattr(args, k) is not None]
@@ -395,8 +486,7 @@ def pair_main(args) -> int:
         refs = [read_text(r, args.encoding) for r in args.references]
     kw = _scoring_options(args, [refs])
     result = evaluate([cand], [refs], args.measures, resamples=0, progress=_progress(args), **kw)
-    if args.per_summary:
-        _per_summary(args.per_summary, {args.candidate: result})
+    _per_summary(outputs, {args.candidate: result})
     if args.json:
         _print_document(result, [result.system_entry(args.candidate)], [], "pair", "mean")
         return 0
@@ -436,6 +526,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--json", action="store_true",
                     help="print a rouge2.score/1 JSON document instead of a table (rouge2 docs scoring)")
     ap.add_argument("--per-summary", metavar="FILE", help="write each summary's scores (JSONL)")
+    ap.add_argument("--overwrite", action="store_true",
+                    help="let --per-summary replace a file rouge2 did not write (never an input, a "
+                         "device, a link or a folder)")
     ap.add_argument("--average", choices=AVERAGES,
                     help="mean (default): plain means over summaries; rouge155: ROUGE-1.5.5's printed "
                          "Average_R/P/F and intervals (means of its bootstrap resample means)")

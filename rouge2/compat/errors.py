@@ -21,5 +21,11 @@ class SentenceDataMissing(UserError, LookupError):
     """``split_summaries=True`` needs nltk's Punkt data, which is not installed."""
 
 
+class CompatTextTypeError(CompatTypeError, AttributeError):
+    """A text that is not a string (None, a number, a list): rouge-score 0.1.2
+    raises AttributeError there (it calls ``text.lower()``), so ``except
+    AttributeError`` written for it keeps working; it is also a TypeError."""
+
+
 class MissingDependency(UserError, ImportError):
     """An optional package the drop-in needs is not installed (numpy: the ``compat`` extra)."""

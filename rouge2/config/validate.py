@@ -114,6 +114,9 @@ class Ctx:
             return self._loader.construct_object(node, deep=True)
         except yaml.YAMLError as exc:
             raise self.fail(node, f"cannot read this value: {str(exc).splitlines()[0]}") from None
+        except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+            reason = str(exc).split(":")[0].split(";")[0]
+            raise self.fail(node, f"cannot read this value ({reason})") from None
 
     def path(self, text: str) -> Path:
         """``text`` as a path, relative ones resolved from the config's folder."""

@@ -47,14 +47,16 @@ from rouge2.config.validate import (
 )
 from rouge2.errors import UserError
 from rouge2.io.inputs import INPUT_FORMATS, Columns, InputsConfig, compile_task_pattern
+from rouge2.io.outputs import OUTPUTS
 from rouge2.io.topic_report import report_paths
-from rouge2.limits import MAX_RESAMPLES, MAX_TEST_RESAMPLES
+from rouge2.limits import MAX_RESAMPLES, MAX_TEST_RESAMPLES, MAX_VARIANTS
 from rouge2.measures import MEASURES, measure_forms
 from rouge2.pos.topics import TopicSelector
 from rouge2.registry import suggest
 from rouge2.scoring.options import Options, alpha_from_beta, normalize
 from rouge2.scoring.scorer import DEFAULT_MEASURES, canonical_measures
 from rouge2.stats.aggregate import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES
+from rouge2.stats.correlation import STATISTICS
 from rouge2.stats.meta import MetaSpec, Metric
 from rouge2.stats.significance import DEFAULT_TEST, DEFAULT_TEST_RESAMPLES, TESTS
 from rouge2.synonyms.base import SYNONYM_SOURCES
@@ -78,27 +80,50 @@ class CompareConfig:
     seed: int = 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class OutputsConfig:
     dir: Path
-    csv: Path | None
-    per_summary_jsonl: Path | None
-    per_summary_csv: Path | None
-    summary_json: Path | None
+    #: every output of the catalogue (:data:`rouge2.io.outputs.OUTPUTS`) -> its path,
+    #: None when it is not written; also read (and given, as keywords) by name:
+    #: ``outputs.csv``, ``replace(outputs, csv=path)``
+    files: dict[str, Path | None] = field(default_factory=dict)
     console: bool = True
-    systems_csv: Path | None = None         # one row per system and measure
     rank_by: str | None = None              # console ranking measure; None: the first measure
     rank_by_score: str = "fmeasure"         # recall, precision or fmeasure
-    topic_report: Path | None = None        # the HTML page
-    topic_report_csv: Path | None = None    # the CSV next to it
     topic_report_topics: str | None = None  # parts of speech; None: the first topic measure's
     topic_report_contrast: tuple[tuple[str, str], ...] | None = None  # None: compare.pairs
     topic_report_top: int = 50
     topic_report_task_order: str = "natural"
     overwrite: bool = False                 # replace existing files rouge2 did not write
-    variants_csv: Path | None = None        # the side-by-side table (runs with variants)
-    correlations_json: Path | None = None   # meta-evaluation results
-    correlations_csv: Path | None = None
+
+    def __init__(self, dir: Path, files: dict[str, Path | None] | None = None, console: bool = True,
+                 rank_by: str | None = None, rank_by_score: str = "fmeasure",
+                 topic_report_topics: str | None = None,
+                 topic_report_contrast: tuple[tuple[str, str], ...] | None = None,
+                 topic_report_top: int = 50, topic_report_task_order: str = "natural",
+                 overwrite: bool = False, **paths: Path | None) -> None:
+        unknown = sorted(set(paths) - set(OUTPUTS.names()))
+        if unknown:
+            raise TypeError(f"OutputsConfig: no output named {unknown[0]!r}")
+        merged = {**(files or {}), **paths}
+        for name, value in (("dir", dir), ("files", merged), ("console", console), ("rank_by", rank_by),
+                            ("rank_by_score", rank_by_score), ("topic_report_topics", topic_report_topics),
+                            ("topic_report_contrast", topic_report_contrast),
+                            ("topic_report_top", topic_report_top),
+                            ("topic_report_task_order", topic_report_task_order), ("overwrite", overwrite)):
+            object.__setattr__(self, name, value)
+
+    def __getattr__(self, name: str) -> Any:
+        files = self.__dict__.get("files")
+        if files is not None and (name in files or name in OUTPUTS):
+            return files.get(name)
+        raise AttributeError(name)
+
+    @property
+    def topic_report_csv(self) -> Path | None:
+        """The CSV next to the topic report's HTML page."""
+        html = self.files.get("topic_report")
+        return None if html is None else html.with_suffix(".csv")
 
 
 @dataclass(frozen=True)
@@ -148,23 +173,11 @@ class RunConfig:
         return out
 
 
-OUTPUT_DEFAULTS = {
-    "dir": "rouge2-results",
-    "csv": "results.csv",
-    "per_summary_jsonl": "per_summary.jsonl",
-    "per_summary_csv": "per_summary.csv",
-    "summary_json": "summary.json",
-    "variants_csv": "variants.csv",
-    "correlations_json": "correlations.json",
-    "correlations_csv": "correlations.csv",
-    "systems_csv": "systems.csv",
-}
-#: written only when the run has variants / a meta_evaluation section
-CONDITIONAL_OUTPUTS = {"variants_csv": "variants", "correlations_json": "meta_evaluation",
-                       "correlations_csv": "meta_evaluation"}
+#: the default output folder (the files' default names are in the output catalogue)
+OUTPUT_DIR_DEFAULT = "rouge2-results"
 #: what ``outputs.rank_by_score`` accepts
 RANK_SCORES = ("fmeasure", "recall", "precision")
-TOPIC_REPORT_DEFAULT = "topic_coverage"
+TOPIC_REPORT_DEFAULT = OUTPUTS.get("topic_report").default
 
 
 # ---------------------------------------------------------------------------
@@ -307,17 +320,17 @@ COMPARE = Section("compare", {
     "seed": Int(minimum=0),
 })
 
-OUTPUTS = Section("outputs", {
-    "dir": PathKind("a folder path"),
-    "csv": Node(), "per_summary_jsonl": Node(), "per_summary_csv": Node(), "summary_json": Node(),
-    "variants_csv": Node(), "correlations_json": Node(), "correlations_csv": Node(),
-    "systems_csv": Node(),
-    "console": Bool(),
-    "rank_by": Text("a measure of the run", allow_numbers=False),
-    "rank_by_score": Choice(RANK_SCORES),
-    "topic_report": Node(),
-    "overwrite": Bool(),
-})
+def _outputs_section() -> Section:
+    """The ``outputs`` keys: the output catalogue's files (read at each load,
+    so an output registered later is a key too) and the settings."""
+    return Section("outputs", {
+        "dir": PathKind("a folder path"),
+        **{e.name: Node() for e in OUTPUTS},
+        "console": Bool(),
+        "rank_by": Text("a measure of the run", allow_numbers=False),
+        "rank_by_score": Choice(RANK_SCORES),
+        "overwrite": Bool(),
+    })
 
 TOP = Section("config", {
     "version": Int(minimum=1, maximum=1),
@@ -346,6 +359,8 @@ META = Section("meta_evaluation", {
     "confidence": Number(lambda v: 0.0 < v < 1.0, "a number between 0 and 1, such as 0.95"),
     "seed": Int(minimum=0),
     "compare": Node(),
+    "statistics": ListOf(Text("a statistic name"), scalar_ok=True),
+    "test": Choice(("permutation", "williams")),
 }, required=("judgments",))
 
 
@@ -541,32 +556,44 @@ def _rank_by(ctx: Ctx, c: Checked, measures: tuple[str, ...]) -> str | None:
 def _outputs(ctx: Ctx, node: yaml.Node | None, measures: tuple[str, ...],
              locations: dict[str, str], present: frozenset[str] = frozenset()) -> OutputsConfig:
     """``present``: the top-level sections the config has (conditional outputs need theirs)."""
-    c = OUTPUTS.check(ctx, node)
-    out_dir = c.get("dir") if "dir" in c else ctx.base / OUTPUT_DEFAULTS["dir"]
+    c = _outputs_section().check(ctx, node)
+    out_dir = c.get("dir") if "dir" in c else ctx.base / OUTPUT_DIR_DEFAULT
     if out_dir.exists() and not out_dir.is_dir():
         raise ctx.fail(c.value_node("dir"), f"outputs.dir: {out_dir} is a file, not a folder")
     files: dict[str, Path | None] = {}
-    for key in ("csv", "per_summary_jsonl", "per_summary_csv", "summary_json", "systems_csv",
-                *CONDITIONAL_OUTPUTS):
-        if key in CONDITIONAL_OUTPUTS and CONDITIONAL_OUTPUTS[key] not in present:
+    for entry in OUTPUTS:
+        key, spec = entry.name, entry.value
+        if not spec.generic:
+            continue
+        if spec.needs is not None and spec.needs not in present:
             if key in c and not (is_null(c.get(key)) or is_bool(c.get(key))):
                 raise ctx.fail(c.value_node(key), f"outputs.{key}: the config has no "
-                                                  f"'{CONDITIONAL_OUTPUTS[key]}' section to write it for")
+                                                  f"'{spec.needs}' section to write it for")
             files[key] = None
         elif key in c:
-            files[key] = _output_file(ctx, c.get(key), f"outputs.{key}", out_dir, OUTPUT_DEFAULTS[key])
+            files[key] = _output_file(ctx, c.get(key), f"outputs.{key}", out_dir, spec.default)
         else:
-            files[key] = out_dir / OUTPUT_DEFAULTS[key]
+            files[key] = out_dir / spec.default
     topics = None
     extra: dict[str, Any] = {}
-    files["topic_report"] = files["topic_report_csv"] = None
+    files["topic_report"] = None
     if "topic_report" in c:
         base, topics, extra = _topic_report(ctx, c.get("topic_report"), out_dir, measures, locations)
         if base is not None:
             files["topic_report"] = base.with_name(base.name + ".html")
-            files["topic_report_csv"] = base.with_name(base.name + ".csv")
+    _distinct_files(ctx, c, files)
+    return OutputsConfig(dir=out_dir, files=files, console=c.get("console", True), topic_report_topics=topics,
+                         overwrite=c.get("overwrite", False), rank_by=_rank_by(ctx, c, measures),
+                         rank_by_score=c.get("rank_by_score", "fmeasure"), **extra)
+
+
+def _distinct_files(ctx: Ctx, c: Checked, files: dict[str, Path | None]) -> None:
+    """No two outputs write one file (the topic report's files included)."""
     seen: dict[Path, str] = {}
-    for key, p in files.items():
+    named = dict(files)
+    if files["topic_report"] is not None:
+        named["topic_report_csv"] = files["topic_report"].with_suffix(".csv")
+    for key, p in named.items():
         if p is None:
             continue
         name = "topic_report" if key == "topic_report_csv" else key
@@ -579,9 +606,6 @@ def _outputs(ctx: Ctx, node: yaml.Node | None, measures: tuple[str, ...],
             if kind != "html" and p in seen:
                 raise ctx.fail(c.value_node(seen[p]), f"outputs.{seen[p]}: writes to {p}, which the "
                                                       f"topic report also writes ({kind})")
-    return OutputsConfig(dir=out_dir, console=c.get("console", True), topic_report_topics=topics,
-                         overwrite=c.get("overwrite", False), rank_by=_rank_by(ctx, c, measures),
-                         rank_by_score=c.get("rank_by_score", "fmeasure"), **files, **extra)
 
 
 def _language_values(ctx: Ctx, pre: Checked) -> dict[str, Any]:
@@ -632,12 +656,17 @@ def _variants(ctx: Ctx, node: yaml.Node, base: Options, base_pre: Checked,
     if not isinstance(node, yaml.MappingNode) or not node.value:
         raise ctx.fail(node, f"variants: expected a mapping of variant names to overrides such as "
                              f"{{plain: {{}}, wordnet: {{preprocess: {{synonyms: true}}}}}}, got {show(node)}")
+    if len(node.value) > MAX_VARIANTS:
+        raise ctx.fail(node, f"variants: {len(node.value):,} variants, more than the {MAX_VARIANTS:,} "
+                             f"one run scores (each is a full pass over the inputs); split the grid "
+                             f"into several runs")
     out: list[tuple[str, Options]] = []
+    names: set[str] = set()
     for knode, vnode in node.value:
         name = Text("a variant name", allow_numbers=True).check(ctx, knode, "variants")
         if not name.strip() or any(c in name for c in "@/|,\n"):
             raise ctx.fail(knode, f"variants: {name!r} is not a usable variant name (no @ / | , allowed)")
-        if name in dict(out):
+        if name in names:
             raise ctx.fail(knode, f"variants: {name!r} is given twice")
         values: dict[str, Any] = _language_values(ctx, base_pre)
         if sentences is not None:
@@ -661,6 +690,7 @@ def _variants(ctx: Ctx, node: yaml.Node, base: Options, base_pre: Checked,
         except UserError as exc:
             raise ctx.fail(vnode, f"variants.{name}: {exc}") from None
         out.append((name, options))
+        names.add(name)
     return tuple(out)
 
 
@@ -717,6 +747,16 @@ def _meta_compare(ctx: Ctx, c: Checked, measures: tuple[str, ...], names: list[s
                  for a, b in compare_variants for m in measures)
 
 
+def _meta_statistics(ctx: Ctx, c: Any) -> dict[str, Any]:
+    """``statistics:`` resolved through the STATISTICS registry (did-you-mean on a typo)."""
+    if "statistics" not in c:
+        return {}
+    try:
+        return {"statistics": tuple(dict.fromkeys(STATISTICS.canonical(n) for n in c.get("statistics")))}
+    except UserError as exc:
+        raise ctx.fail(c.value_node("statistics"), f"meta_evaluation.statistics: {exc}") from None
+
+
 def _meta(ctx: Ctx, node: yaml.Node, variants: tuple[tuple[str, Options], ...],
           measures: tuple[str, ...], compare_variants: tuple[tuple[str, str], ...]):
     if is_null(node):
@@ -732,9 +772,10 @@ def _meta(ctx: Ctx, node: yaml.Node, variants: tuple[tuple[str, Options], ...],
             kw[key] = tuple(dict.fromkeys(c.get(key)))
     if "measures" in c:
         kw["measures"] = _meta_measures(ctx, c, measures)
-    for key in ("resampling", "permutation", "resamples", "confidence", "seed"):
+    for key in ("resampling", "permutation", "resamples", "confidence", "seed", "test"):
         if key in c:
             kw[key] = c.get(key)
+    kw.update(_meta_statistics(ctx, c))
     kw["compare"] = _meta_compare(ctx, c, kw.get("measures", measures), [n for n, _ in variants],
                                   compare_variants)
     return MetaSpec(**kw)

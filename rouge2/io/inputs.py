@@ -29,7 +29,9 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import re
+import stat
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -37,7 +39,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from rouge2.errors import UserError
-from rouge2.files import decoded_lines, jsonl_objects, read_text
+from rouge2.files import decoded_lines, file_kind, jsonl_objects, note_folder, read_text
 
 __all__ = [
     "DEFAULT_TASK_PATTERN",
@@ -169,12 +171,59 @@ def _java_name(path: Path, pattern: re.Pattern | None = None) -> tuple[str, str]
     return task, rest
 
 
-def _listing(folder: Path) -> list[Path]:
+def _listing(folder: Path, root: Path | None = None) -> list[Path]:
+    """The summary files of a java-project folder, by name.  Hidden files
+    (``.DS_Store``) and sub-folders are skipped; anything else that is not a
+    regular file (a dangling link, a FIFO, a device), a name that is not
+    valid text, and a link leading out of the project folder are one-line
+    errors, never a system that silently vanishes."""
     try:
         entries = sorted(folder.iterdir(), key=lambda p: p.name)
     except OSError as exc:
         raise UserError(f"{folder}: cannot list the folder: {exc.strerror}") from None
-    return [p for p in entries if not p.name.startswith(".") and p.is_file()]
+    note_folder(folder)
+    inside = [os.path.realpath(folder)] + ([os.path.realpath(root)] if root is not None else [])
+    files = []
+    for p in entries:
+        if p.name.startswith("."):
+            continue
+        _check_name(p)
+        try:
+            st = p.stat()
+        except OSError:
+            raise UserError(f"{p}: a link to a file that does not exist ({_link_target(p)}); "
+                            f"remove it or point it at the summary") from None
+        if stat.S_ISDIR(st.st_mode):
+            continue
+        if not stat.S_ISREG(st.st_mode):
+            raise UserError(f"{p}: is {file_kind(st.st_mode)}, not a summary file; rouge2 reads "
+                            f"regular files only: remove it from the project folder")
+        if p.is_symlink() and not any(_within(os.path.realpath(p), d) for d in inside):
+            raise UserError(f"{p}: a link leading out of the project folder ({_link_target(p)}); "
+                            f"copy the summary into the project, or link the whole reference/ or "
+                            f"system/ folder instead")
+        files.append(p)
+    return files
+
+
+def _check_name(p: Path) -> None:
+    try:
+        p.name.encode("utf-8")
+    except UnicodeEncodeError:
+        raw = os.fsencode(p.name)
+        raise UserError(f"{p.parent}: the file name {raw!r} is not valid UTF-8 text; rename the "
+                        f"file (task and system names come from file names)") from None
+
+
+def _within(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def _link_target(p: Path) -> str:
+    try:
+        return f"it points to {os.readlink(p)}"
+    except OSError:
+        return "not a link"
 
 
 def _head(name: str) -> str | None:
@@ -220,11 +269,11 @@ def _java_layout(cfg: InputsConfig) -> tuple[Path, dict[str, list[tuple[str, Pat
                             f"'reference/' and 'system/')")
     pattern = compile_task_pattern(cfg.task_pattern) if cfg.task_pattern is not None else None
     references: dict[str, list[tuple[str, Path]]] = {}
-    for p in _listing(ref_dir):
+    for p in _listing(ref_dir, root):
         task, name = _java_name(p, pattern)
         references.setdefault(task, []).append((name, p))
     systems: dict[str, list[tuple[str, Path]]] = {}
-    for p in _listing(sys_dir):
+    for p in _listing(sys_dir, root):
         task, name = _java_name(p, pattern)
         group = systems.setdefault(task, [])
         for other, q in group:
@@ -258,7 +307,7 @@ def _java_layout(cfg: InputsConfig) -> tuple[Path, dict[str, list[tuple[str, Pat
 
 
 def read_java_project(cfg: InputsConfig) -> Iterator[InputItem]:
-    ref_dir, references, systems = _java_layout(cfg)
+    _, references, systems = _java_layout(cfg)
     for task in sorted(systems):
         refs = references[task]
         ref_texts = tuple(_read_text(p, cfg.encoding) for _, p in refs)
@@ -367,11 +416,31 @@ def _cell_references(cell: str) -> list:
     if stripped.startswith("["):
         try:
             value = json.loads(stripped)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # not JSON, too deep, or a number of 4,300+ digits
             return [cell]
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
             return value
     return [cell]
+
+
+def _row_references(cols: Columns, index: dict[str, int], row: list[str]) -> tuple[list, list[str]]:
+    """The references of a CSV/TSV row and their names."""
+    refs: list = []
+    names: list[str] = []
+    for col in cols.references:
+        cell = row[index[col]]
+        if not cell.strip():
+            continue
+        found = _cell_references(cell)
+        refs.extend(found)
+        if len(cols.references) == 1 and len(found) > 1:
+            names.extend(f"ref{i + 1}" for i in range(len(found)))
+        else:
+            names.append(col)
+    if cols.reference_names is not None and cols.reference_names in index:
+        given = row[index[cols.reference_names]]
+        names = _cell_references(given) if given.strip().startswith("[") else given.split("|")
+    return refs, names
 
 
 def read_delimited(cfg: InputsConfig, delimiter: str) -> Iterator[InputItem]:
@@ -412,21 +481,7 @@ def read_delimited(cfg: InputsConfig, delimiter: str) -> Iterator[InputItem]:
         where = f"{cfg.path}:{first_line}"
         if len(row) != len(header):
             raise UserError(f"{where}: {len(row)} columns, the header has {len(header)}")
-        refs: list = []
-        names: list[str] = []
-        for col in cols.references:
-            cell = row[index[col]]
-            if not cell.strip():
-                continue
-            found = _cell_references(cell)
-            refs.extend(found)
-            if len(cols.references) == 1 and len(found) > 1:
-                names.extend(f"ref{i + 1}" for i in range(len(found)))
-            else:
-                names.append(col)
-        if cols.reference_names is not None and cols.reference_names in index:
-            given = row[index[cols.reference_names]]
-            names = _cell_references(given) if given.strip().startswith("[") else given.split("|")
+        refs, names = _row_references(cols, index, row)
         yield _make_item(cfg, where, row[index[cols.task]], row[index[cols.system]],
                          row[index[cols.candidate]], refs, names)
 

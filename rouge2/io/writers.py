@@ -19,12 +19,14 @@ Formats:
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
+from rouge2.stats.correlation import STATISTICS
 from rouge2.stats.coverage import natural_key  # system2 before system10
 from rouge2.stats.prf import Score
 
@@ -264,10 +266,15 @@ def _pack(widths: Sequence[int], room: int, gap: int) -> list[list[int]]:
     return even if fits and len(even) == n else greedy
 
 
+#: rows of the console's system table before the rest is counted in one line
+#: (all rows are in systems.csv / variants.csv)
+CONSOLE_ROWS = 20
+
+
 def format_system_table(systems: Mapping[str, Mapping[str, Mapping]], measures: Sequence[str], *,
                         rank_by: str | None = None, rank_score: str = "fmeasure",
                         confidence: float | None = None, title: str | None = None,
-                        width: int = CONSOLE_WIDTH) -> str:
+                        width: int = CONSOLE_WIDTH, max_rows: int | None = None) -> str:
     """A wide table: one line per system, ranked, one column per measure.
 
     ``systems`` maps system -> measure -> ``{recall, precision, fmeasure,
@@ -279,76 +286,113 @@ def format_system_table(systems: Mapping[str, Mapping[str, Mapping]], measures: 
     recall or precision, a column shows it.  When systems have different
     numbers of tasks, a ``tasks`` column shows them.  Measures that do not
     fit in ``width`` characters wrap into further blocks, each repeating the
-    rank and system columns."""
+    rank and system columns.  With ``max_rows``, a longer table shows the
+    best systems and the last one, and counts the others in one line."""
     measures = list(measures)
     rank_by = rank_by or measures[0]
     ranked = rank_systems(systems, rank_by, rank_score)
-    task_counts = {e["tasks"] for per in systems.values() for e in per.values()}
+    task_counts = sorted({e["tasks"] for per in systems.values() for e in per.values()})
     with_ci = any(e.get("ci") for per in systems.values() for e in per.values())
-    gap = 2
+    lead_headers, numeric_lead, lead_rows = _lead_columns(systems, ranked, rank_by, rank_score,
+                                                          len(task_counts) > 1)
+    cells = [[_cell(systems[s][m], with_ci) for m in measures] for _, s in ranked]
+    lines = [title] if title else []
+    lines.append(_table_heading(task_counts, with_ci, confidence, rank_by, rank_score))
+    shown = _shown_rows(len(ranked), max_rows)
+    lines += _blocks(lead_headers, numeric_lead, [lead_rows[i] for i in shown], measures,
+                     [cells[i] for i in shown], width, hidden=len(ranked) - len(shown))
+    return "\n".join(lines) + "\n"
 
-    lead_headers = ["rank", "system"]
-    lead_rows = [[str(r), s] for r, s in ranked]
-    numeric_lead = {0}
-    if len(task_counts) > 1:
-        lead_headers.append("tasks")
-        numeric_lead.add(len(lead_headers) - 1)
-        for row, (_, s) in zip(lead_rows, ranked):
+
+def _shown_rows(n: int, max_rows: int | None) -> list[int]:
+    """Which ranked rows a table of at most ``max_rows`` rows shows: the best, then the last."""
+    if max_rows is None or n <= max_rows:
+        return list(range(n))
+    return [*range(max(1, max_rows - 2)), n - 1]
+
+
+def _lead_columns(systems, ranked, rank_by: str, rank_score: str,
+                  tasks_column: bool) -> tuple[list[str], set[int], list[list[str]]]:
+    """The rank and system columns (and the tasks and rank-score columns when due)."""
+    headers = ["rank", "system"]
+    rows = [[str(r), s] for r, s in ranked]
+    numeric = {0}
+    if tasks_column:
+        headers.append("tasks")
+        numeric.add(len(headers) - 1)
+        for row, (_, s) in zip(rows, ranked):
             row.append(str(systems[s][rank_by]["tasks"]))
     if rank_score != "fmeasure":
-        lead_headers.append(f"{rank_by} {_SCORE_WORD[rank_score]}")
-        numeric_lead.add(len(lead_headers) - 1)
-        for row, (_, s) in zip(lead_rows, ranked):
+        headers.append(f"{rank_by} {_SCORE_WORD[rank_score]}")
+        numeric.add(len(headers) - 1)
+        for row, (_, s) in zip(rows, ranked):
             row.append(f"{systems[s][rank_by][rank_score]:.5f}")
-    lead_widths = [max(len(h), *(len(r[i]) for r in lead_rows)) for i, h in enumerate(lead_headers)]
+    return headers, numeric, rows
 
-    cells: list[list[str]] = []
-    for _, s in ranked:
-        line = []
-        for m in measures:
-            e = systems[s][m]
-            text = f"{e['fmeasure']:.5f}"
-            ci = (e.get("ci") or {}).get("fmeasure")
-            if with_ci:
-                text += f" [{_bound(ci[0])},{_bound(ci[1])}]" if ci else ""
-            line.append(text)
-        cells.append(line)
-    widths = [max(len(m), *(len(c[j]) for c in cells)) for j, m in enumerate(measures)]
-    room = width - sum(lead_widths) - gap * len(lead_widths)
-    blocks = _pack(widths, room, gap)
 
-    def fmt(parts: Sequence[str], ws: Sequence[int], right: set[int]) -> str:
-        return (" " * gap).join(p.rjust(w) if i in right else p.ljust(w)
-                                for i, (p, w) in enumerate(zip(parts, ws))).rstrip()
+def _cell(e: Mapping, with_ci: bool) -> str:
+    text = f"{e['fmeasure']:.5f}"
+    ci = (e.get("ci") or {}).get("fmeasure")
+    if with_ci and ci:
+        text += f" [{_bound(ci[0])},{_bound(ci[1])}]"
+    return text
 
-    lines = []
-    if title:
-        lines.append(title)
-    counts = sorted(task_counts)
+
+def _table_heading(counts: Sequence[int], with_ci: bool, confidence: float | None, rank_by: str,
+                   rank_score: str) -> str:
     over = (f"over {counts[0]} task{'s' if counts[0] != 1 else ''} per system" if len(counts) == 1
             else "over each system's tasks")
     what = f"cells: mean F {over}"
     if with_ci:
         pct = f"{confidence * 100:g}% " if confidence else ""
         what += f" [{pct}bootstrap interval]"
-    lines.append(f"{what}; ranked by {rank_by} {_SCORE_WORD[rank_score]}, best first")
-    for b, block in enumerate(blocks):
+    return f"{what}; ranked by {rank_by} {_SCORE_WORD[rank_score]}, best first"
+
+
+def _blocks(lead_headers: list[str], numeric_lead: set[int], lead_rows: list[list[str]],
+            measures: list[str], cells: list[list[str]], width: int, gap: int = 2,
+            hidden: int = 0) -> list[str]:
+    """The table's lines: measures cut into blocks of at most ``width``
+    characters; ``hidden`` rows left out are counted before the last row."""
+    lead_widths = [max(len(h), *(len(r[i]) for r in lead_rows)) for i, h in enumerate(lead_headers)]
+    widths = [max(len(m), *(len(c[j]) for c in cells)) for j, m in enumerate(measures)]
+    room = width - sum(lead_widths) - gap * len(lead_widths)
+
+    def fmt(parts: Sequence[str], ws: Sequence[int], right: set[int]) -> str:
+        return (" " * gap).join(p.rjust(w) if i in right else p.ljust(w)
+                                for i, (p, w) in enumerate(zip(parts, ws))).rstrip()
+
+    lines = []
+    for block in _pack(widths, room, gap):
         ws = lead_widths + [widths[j] for j in block]
         right = numeric_lead | set(range(len(lead_widths), len(ws)))
         lines.append("")
         lines.append(fmt(lead_headers + [measures[j] for j in block], ws, right))
         lines.append((" " * gap).join("-" * w for w in ws))
-        for lead, row in zip(lead_rows, cells):
+        for k, (lead, row) in enumerate(zip(lead_rows, cells)):
+            if hidden and k == len(cells) - 1:
+                lines.append(f"... {hidden} more system{'s' if hidden != 1 else ''} "
+                             f"(every system: systems.csv, summary.json)")
             lines.append(fmt(lead + [row[j] for j in block], ws, right))
-    return "\n".join(lines) + "\n"
+    return lines
 
 
-def format_comparisons(comparisons: Sequence[Mapping]) -> str:
+def format_comparisons(comparisons: Sequence[Mapping], limit: int | None = None) -> str:
     """The paired tests as a table: one line per (pair, measure) with both
     means, the difference and the p-value; the test, resamples and seed
-    (the same for every test of a run) on the heading line."""
+    (the same for every test of a run) on the heading line.  With ``limit``,
+    at most that many rows, the rest counted in one line."""
     if not comparisons:
         return ""
+    if limit == 0:  # one line
+        below = sum(1 for c in comparisons if c["p_value"] < 0.05)
+        pairs = len({(c["system_a"], c["system_b"]) for c in comparisons})
+        return (f"\npaired significance tests: {len(comparisons)} ({_plural(pairs, 'pair')} of systems), "
+                f"{below} with p < 0.05 (every test: summary.json, comparisons)\n")
+    more = 0
+    if limit is not None and len(comparisons) > limit:
+        more = len(comparisons) - limit
+        comparisons = comparisons[:limit]
     settings = {(c["test"], c["resamples"], c["seed"]) for c in comparisons}
     headers = ["system A", "system B", "measure", "F A", "F B", "A - B", "p", "tasks"]
     shared = len(settings) == 1
@@ -374,6 +418,8 @@ def format_comparisons(comparisons: Sequence[Mapping]) -> str:
         heading += f" ({test}, {resamples} resamples, seed {seed})"
     lines = ["", heading, fmt(headers), "  ".join("-" * w for w in widths)]
     lines += [fmt(r) for r in rows]
+    if more:
+        lines.append(f"... {_plural(more, 'more test')} (every test: summary.json, comparisons)")
     return "\n".join(lines) + "\n"
 
 
@@ -381,35 +427,80 @@ def format_comparisons(comparisons: Sequence[Mapping]) -> str:
 # meta-evaluation
 
 
-def format_correlations(rows: Sequence[dict[str, Any]], cmp_rows: Sequence[dict[str, Any]] = ()) -> str:
-    """A console table of correlations (and of comparisons)."""
+def _statistic_keys(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The statistics the rows carry, in the registry's order."""
+    return [e.value.key for e in STATISTICS if any(e.value.key in r for r in rows)]
+
+
+def format_correlations(rows: Sequence[dict[str, Any]], cmp_rows: Sequence[dict[str, Any]] = (),
+                        limit: int | None = None, cmp_limit: int | None = None) -> str:
+    """A console table of correlations (and of comparisons).  With ``limit``
+    (``cmp_limit``, default ``limit``), at most that many rows of each, the
+    rest counted in one line; 0: the table as one line."""
+    cmp_limit = limit if cmp_limit is None else cmp_limit
+    lines = _correlation_rows(rows, limit)
+    if cmp_rows:
+        lines += _correlation_tests(cmp_rows, cmp_limit)
+    return "\n".join(lines) + "\n"
+
+
+def _shown(rows: Sequence, limit: int | None) -> tuple[Sequence, int]:
+    """The rows a table of at most ``limit`` rows shows, and how many it leaves out."""
+    if limit is None or len(rows) <= limit:
+        return rows, 0
+    return rows[:limit], len(rows) - limit
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def _correlation_rows(rows: Sequence[dict[str, Any]], limit: int | None) -> list[str]:
+    if limit == 0:
+        return [f"{_plural(len(rows), 'correlation')} (every one: correlations.csv)"]
+    rows, more = _shown(rows, limit)
+
     def f(e: dict | None) -> str:
         if not e or e.get("value") is None:
             return "n/a"
         lo, hi = e["ci"]
         ci = f" [{lo:+.3f}, {hi:+.3f}]" if lo is not None else ""
-        return f"{e['value']:+.3f}{ci}"
+        eps = f" eps={e['epsilon']:.4g}" if e.get("epsilon") is not None else ""
+        return f"{e['value']:+.3f}{ci}{eps}"
 
-    lines = []
-    table = [["level", "metric", "dimension", "n", "pearson", "spearman", "kendall"]]
+    keys = _statistic_keys(rows)
+    table = [["level", "metric", "dimension", "n", *(k.replace("_", " ") for k in keys)]]
     for r in rows:
         metric = f"{r['measure']}/{r['score']}" + (f"@{r['variant']}" if r["variant"] else "")
-        table.append([r["level"], metric, r["dimension"], str(r["n"]), f(r["pearson"]),
-                      f(r["spearman"]), f(r["kendall"])])
-    lines += _align_rows(table)
-    if cmp_rows:
-        lines += ["", "paired tests: does A correlate better than B? (difference A - B [interval], "
-                      "permutation p, two-sided)"]
-        t2 = [["level", "A", "B", "dimension", "pearson", "spearman", "kendall"]]
-        for c in cmp_rows:
-            cells = []
-            for k in ("pearson", "spearman", "kendall"):
-                d = c.get(k)
-                cells.append("n/a" if not d or d.get("difference") is None else
-                             f"{d['difference']:+.3f} [{d['ci'][0]:+.3f}, {d['ci'][1]:+.3f}] p={d['p_two_sided']:.3f}")
-            t2.append([c["level"], c["a"], c["b"], c["dimension"], *cells])
-        lines += _align_rows(t2)
-    return "\n".join(lines) + "\n"
+        table.append([r["level"], metric, r["dimension"], str(r["n"]), *(f(r.get(k)) for k in keys)])
+    lines = _align_rows(table)
+    if more:
+        lines.append(f"... {_plural(more, 'more row')} (every row: correlations.csv)")
+    return lines
+
+
+def _correlation_tests(cmp_rows: Sequence[dict[str, Any]], limit: int | None) -> list[str]:
+    if limit == 0:
+        return [f"{_plural(len(cmp_rows), 'paired test')} of two metrics' correlations "
+                f"(every one: correlations.json)"]
+    cmp_rows, more = _shown(cmp_rows, limit)
+    test = cmp_rows[0].get("test", "permutation")
+    lines = ["", "paired tests: does A correlate better than B? (difference A - B [interval], "
+                 f"{test} p, two-sided)"]
+    coeffs = [k for k in ("pearson", "spearman", "kendall") if any(k in c for c in cmp_rows)]
+    t2 = [["level", "A", "B", "dimension", *coeffs]]
+    for c in cmp_rows:
+        cells = []
+        for k in coeffs:
+            d = c.get(k)
+            cells.append("n/a" if not d or d.get("difference") is None else
+                         f"{d['difference']:+.3f} [{d['ci'][0]:+.3f}, {d['ci'][1]:+.3f}] "
+                         + ("p=n/a" if d["p_two_sided"] is None else f"p={d['p_two_sided']:.3f}"))
+        t2.append([c["level"], c["a"], c["b"], c["dimension"], *cells])
+    lines += _align_rows(t2)
+    if more:
+        lines.append(f"... {_plural(more, 'more test')} (every test: correlations.json)")
+    return lines
 
 
 def _align_rows(rows: list[list[str]]) -> list[str]:
@@ -444,44 +535,75 @@ def write_variants_csv(out: IO[str], variants: Mapping[str, Mapping[str, Mapping
                             repr(e["fmeasure"]), e["tasks"], *(repr(x) if x != "" else "" for x in ci)))
 
 
-def format_variant_rankings(rankings: Mapping[str, Any]) -> str:
-    """Each variant's ranking of the systems, and how alike the variants rank them."""
-    lines = ["", "rankings of the systems (by F), and agreement between variants"]
-    for variant, per in rankings["rankings"].items():
-        for m, order in per.items():
-            lines.append(f"  {variant:<12} {m}: {' > '.join(order)}")
-    for a in rankings["agreement"]:
-        same = "same order" if a["same_order"] else "different order"
-        lines.append(f"  {a['variant_a']} vs {a['variant_b']} {a['measure']}: Kendall tau "
-                     f"{a['kendall']:+.3f}, Spearman {a['spearman']:+.3f} over {a['systems']} systems ({same})")
+def format_variant_rankings(rankings: Mapping[str, Any], variants: Mapping[str, Mapping[str, Any]],
+                            measure: str, limit: int = 8) -> str:
+    """One line per variant (at most ``limit``): its mean F of ``measure`` over
+    the systems, its best system, and how alike it ranks the systems to the
+    first variant (Kendall tau-b, Spearman, same order)."""
+    names = list(variants)
+    base = names[0]
+    agree = {a["variant_b"]: a for a in rankings.get("agreement", ())
+             if a["variant_a"] == base and a["measure"] == measure}
+    rows = [["variant", f"{measure} F", "best system", f"Kendall tau vs {base}", "Spearman", "order"]]
+    for name in names[:limit]:
+        systems = variants[name]
+        mean_f = sum(e[measure]["fmeasure"] for e in systems.values()) / max(1, len(systems))
+        best = rankings["rankings"][name][measure][0] if rankings["rankings"][name][measure] else "-"
+        a = agree.get(name)
+        rows.append([name, f"{mean_f:.5f}", best,
+                     "-" if a is None else f"{a['kendall']:+.3f}",
+                     "-" if a is None else f"{a['spearman']:+.3f}",
+                     "-" if a is None else ("same" if a["same_order"] else "different")])
+    lines = ["", f"variants: mean F over the systems, best system, and ranking agreement with {base} "
+                 f"on {measure} F"]
+    lines += _align_rows(rows)
+    if len(names) > limit:
+        lines.append(f"... {len(names) - limit} more variants (every variant: variants.csv; rankings: "
+                     f"summary.json)")
     return "\n".join(lines) + "\n"
 
 
-def format_variant_comparisons(rows: Sequence[Mapping[str, Any]]) -> str:
+def format_variant_comparisons(rows: Sequence[Mapping[str, Any]], alpha: float = 0.05,
+                               limit: int = 4) -> str:
+    """The paired tests between variants, summarised: one line per pair of
+    variants (how many of its per-system, per-measure tests reach ``p <
+    alpha``, and the mean difference); every test is in summary.json."""
     if not rows:
         return ""
-    lines = ["", "paired tests between variants (per system, F over its tasks)"]
+    by_pair: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
     for c in rows:
-        lines.append(f"  {c['system']} {c['measure']}: {c['variant_a']} {c['mean_a']:.5f} vs "
-                     f"{c['variant_b']} {c['mean_b']:.5f} (diff {c['difference']:+.5f}), "
-                     f"p = {c['p_value']:.4f}  [{c['test']}, {c['tasks']} tasks]")
+        by_pair.setdefault((c["variant_a"], c["variant_b"]), []).append(c)
+    lines = [""]
+    for (a, b), tests in list(by_pair.items())[:limit]:
+        systems = len({c["system"] for c in tests})
+        measures = len({c["measure"] for c in tests})
+        below = sum(1 for c in tests if c["p_value"] < alpha)
+        diff = sum(c["difference"] for c in tests) / len(tests)
+        lines.append(f"paired tests {a} vs {b} (per system and measure, F over its tasks, "
+                     f"{tests[0]['test']}): p < {alpha:g} in {below} of {len(tests)} ({systems} "
+                     f"system{'s' if systems != 1 else ''} x {measures} measure{'s' if measures != 1 else ''}), "
+                     f"mean difference {diff:+.5f} F; every test: summary.json")
+    if len(by_pair) > limit:
+        lines.append(f"... {len(by_pair) - limit} more pairs of variants (summary.json)")
     return "\n".join(lines) + "\n"
 
 
 def correlations_csv(rows: Sequence[Mapping[str, Any]]) -> str:
     """The correlations as CSV text: one row per level, variant, measure, score and dimension."""
-    import io
-
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    coeffs = ("pearson", "spearman", "kendall")
+    keys = _statistic_keys(rows) if rows else ["pearson", "spearman", "kendall"]
+    eps = "tie_calibrated_accuracy" in keys
     w.writerow(["level", "variant", "measure", "score", "dimension", "n",
-                *(f"{c}{part}" for c in coeffs for part in ("", "_low", "_high"))])
+                *(f"{c}{part}" for c in keys for part in ("", "_low", "_high")),
+                *(["tie_calibrated_accuracy_epsilon"] if eps else [])])
     for r in rows:
         cells = []
-        for c in coeffs:
-            e = r[c]
+        for c in keys:
+            e = r.get(c) or {"value": None, "ci": [None, None]}
             cells += [e["value"], *e["ci"]]
+        if eps:
+            cells.append((r.get("tie_calibrated_accuracy") or {}).get("epsilon"))
         w.writerow([r["level"], r["variant"] or "", r["measure"], r["score"], r["dimension"], r["n"],
                     *("" if v is None else repr(v) for v in cells)])
     return buf.getvalue()

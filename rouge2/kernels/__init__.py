@@ -4,7 +4,7 @@ rouge2's innermost loops have two implementations with the same signatures:
 
 * :mod:`rouge2.kernels.python`, the pure-Python reference (the definition);
 * ``rouge2.kernels._speedups``, built from ``_speedups.c`` (and
-  ``analyze.h``, ``batch.h``, ``prf.h``) when a C compiler is present at
+  ``analyze.h``, ``batch.h``, ``prf.h``, ``stats_kernels.h``) when a C compiler is present at
   install time, giving identical results faster; ``_speedups.pyi`` types
   every export.
 
@@ -55,6 +55,10 @@ options, multi-reference modes or result objects.
 ``mt_words(state, m)``, ``mt_bootstrap_sums(state, values, rows)``, ``mt_signed_sums(state, diffs, rows)``
     the same, running the Mersenne Twister from a ``random.Random`` state
     (returning the advanced state).
+``corr_resample``, ``corr_permute``, ``accuracy_resample``, ``spa_resample``
+    meta-evaluation's bootstrap and permutation loops (``stats_kernels.h``),
+    in C only (``None`` on the Python path, where
+    :mod:`rouge2.stats.correlation` computes the same numbers itself).
 
 Pure-Python definitions used by the synonym-aware paths (which match words
 through a relation, so they stay in Python): ``clipped_hits``,
@@ -122,6 +126,12 @@ mt_bootstrap_sums = _impl.mt_bootstrap_sums
 mt_signed_sums = _impl.mt_signed_sums
 prf_many = _C.prf_many if _C is not None else None
 records = _C.records if _C is not None else None
+# meta-evaluation's resampling loops (stats_kernels.h), C only: without them
+# rouge2.stats.correlation computes the same numbers itself
+corr_resample = _C.corr_resample if _C is not None else None
+corr_permute = _C.corr_permute if _C is not None else None
+accuracy_resample = _C.accuracy_resample if _C is not None else None
+spa_resample = _C.spa_resample if _C is not None else None
 
 
 class BatchKernels:
@@ -170,7 +180,10 @@ __all__ = [
     "PY_BATCH",
     "SCALE48",
     "BatchKernels",
+    "accuracy_resample",
     "clipped_hits",
+    "corr_permute",
+    "corr_resample",
     "indexed_sums",
     "lcs_length",
     "lcs_marks",
@@ -192,6 +205,7 @@ __all__ = [
     "rouge155_tokens",
     "signed_sums",
     "skip_bigram_counts",
+    "spa_resample",
     "token_ids",
     "union_lcs_hit",
     "wlcs_marks",

@@ -1719,6 +1719,7 @@ static PyTypeObject Rouge155StemmerType = {
 #include "analyze.h"
 #include "batch.h"
 #include "prf.h"
+#include "stats_kernels.h"
 
 /* ------------------------------------------------------------------ */
 
@@ -1742,6 +1743,7 @@ static PyMethodDef speedups_methods[] = {
     {"wlcs_raw", (PyCFunction)(void (*)(void))wlcs_raw_py, METH_FASTCALL, wlcs_raw_doc},
     {"prf_many", (PyCFunction)(void (*)(void))prf_many, METH_FASTCALL, prf_many_doc},
     {"records", (PyCFunction)(void (*)(void))records, METH_FASTCALL, records_doc},
+    STATS_KERNEL_METHODS
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,5 +1,5 @@
 """Types of rouge2.kernels._speedups, the optional C kernels (_speedups.c,
-analyze.h, batch.h, prf.h).  Every export is listed here; tests/test_speedups.py
+analyze.h, batch.h, prf.h, stats_kernels.h).  Every export is listed here; tests/test_speedups.py
 checks that the module and this stub name the same things.  Only
 rouge2.kernels imports the module."""
 
@@ -58,3 +58,19 @@ def mt_bootstrap_sums(state: Sequence[int], values: Sequence[float], rows: int, 
                       ) -> tuple[list[float], tuple[int, ...]]: ...
 def mt_signed_sums(state: Sequence[int], diffs: Sequence[float], rows: int, /
                    ) -> tuple[list[float], tuple[int, ...]]: ...
+
+# -- meta-evaluation's resampling loops (stats_kernels.h) ------------------------
+# layout: (systems, tasks, cell rows int32, cell columns int32); rows, cols:
+# int32 bootstrap draws or None (once, on the data)
+_Layout = tuple[int, int, bytes, bytes]
+
+def corr_resample(level: int, mask: int, tables: Sequence[Sequence[float]], layout: _Layout,
+                  rows: Buffer | None, cols: Buffer | None, resamples: int, /) -> list[bytes]: ...
+def corr_permute(level: int, mask: int, a: Sequence[float], b: Sequence[float], z: Sequence[float],
+                 layout: _Layout, scheme: int, flags: Buffer, resamples: int, /) -> tuple[bytes, bytes]: ...
+def accuracy_resample(level: int, tie: int, x: Sequence[float], z: Sequence[float], layout: _Layout,
+                      rows: Buffer | None, cols: Buffer | None, resamples: int, /
+                      ) -> tuple[list[int], list[int] | None, list[int], list[float] | None] | None: ...
+def spa_resample(ns: int, nt: int, x: Buffer, h: Buffer, ok: Buffer, rows: Buffer | None, cols: Buffer | None,
+                 resamples: int, flags: Buffer, permutations: int, /) -> tuple[list[int], list[int]]: ...
+def stats_fsum(values: Sequence[float], /) -> float: ...

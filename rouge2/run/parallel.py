@@ -17,18 +17,32 @@ they only add start-up and switching), starts on first use, and on Linux
 forks its workers, which then start in milliseconds with every module
 already loaded (elsewhere, or when the calling program runs other threads,
 they are spawned: a fresh interpreter each).
+
+Workers die with the run: each asks the kernel for SIGKILL when its parent
+dies (:func:`die_with_parent`), so ``kill -9`` of a run leaves no orphan
+computing on, and a forked worker closes its copy of the output folders'
+locks at once (:mod:`rouge2.io.atomic`), so no worker ever holds one.
 """
 
 from __future__ import annotations
 
+import ctypes
 import gc
+import multiprocessing
 import os
+import signal
 import sys
+import threading
+import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from math import ceil
 from typing import Any
 
+from rouge2.io.atomic import deferred_signals
 from rouge2.io.inputs import InputItem
+from rouge2.io.topic_report import TopicCoverage
 from rouge2.measures.base import PairStats
 from rouge2.scoring.batch import CHUNK, PYTHON_LOCK, batch_plan, ordered_map
 from rouge2.scoring.options import Options
@@ -65,8 +79,6 @@ class PairScorer:
         self.batched = any(p is not None for p in self.plans.values())
         self.coverage = None
         if report_topics is not None:
-            from rouge2.io.topic_report import TopicCoverage
-
             self.coverage = TopicCoverage(self.scorer, report_topics)
 
     @staticmethod
@@ -136,6 +148,59 @@ def _text(t) -> str:
 
 # Worker-process side of --jobs (top-level, so the spawn start method can pickle them).
 _WORKER: PairScorer | None = None
+#: PR_SET_PDEATHSIG (linux/prctl.h)
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent: int) -> None:
+    """Make this worker process end when ``parent`` does, however it ends
+    (``kill -9`` included): on Linux the kernel sends it SIGKILL
+    (``PR_SET_PDEATHSIG``); elsewhere a thread checks once a second that the
+    parent is still there.  A parent already gone ends the worker at once."""
+    armed = False
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            armed = libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            armed = False
+    if os.getppid() != parent:  # died before the call above
+        os._exit(1)
+    if not armed:
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(1.0)
+            os._exit(1)
+
+        threading.Thread(target=watch, name="rouge2-parent-watch", daemon=True).start()
+
+
+def _start_worker(parent: int, initializer: Callable, args: tuple) -> None:
+    die_with_parent(parent)
+    quiet_signals()
+    initializer(*args)
+
+
+#: signals a worker leaves to its parent (Ctrl-C reaches every process of the terminal's group)
+_IGNORED_IN_WORKERS = ("SIGINT",)
+#: signals that end a worker at once, without a traceback (a forked worker
+#: inherits the run's handlers, which would print one)
+_DEFAULT_IN_WORKERS = ("SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGALRM", "SIGVTALRM",
+                       "SIGPROF", "SIGXCPU")
+
+
+def quiet_signals() -> None:
+    """In a worker: Ctrl-C is the parent's to handle (it stops and cleans up;
+    the workers end with it); the other stopping signals end the worker
+    silently (the parent prints the one line)."""
+    for names, action in ((_IGNORED_IN_WORKERS, signal.SIG_IGN), (_DEFAULT_IN_WORKERS, signal.SIG_DFL)):
+        for name in names:
+            sig = getattr(signal, name, None)
+            if sig is not None:
+                try:
+                    signal.signal(sig, action)
+                except (OSError, ValueError):  # pragma: no cover
+                    pass
 
 
 def _init_worker(measures, option_sets, report_topics) -> None:
@@ -206,7 +271,7 @@ class Workers:
     shared by scoring (:func:`scored`) and statistics (:meth:`map`); at most
     :func:`usable_cores` of them.  Use as a context manager."""
 
-    def __init__(self, jobs: int, worker_args: tuple, initializer: Callable = None):
+    def __init__(self, jobs: int, worker_args: tuple, initializer: Callable | None = None):
         self.processes = max(1, min(int(jobs), usable_cores()))
         self.worker_args = worker_args
         #: builds a worker's state from ``worker_args`` (default: its PairScorer)
@@ -219,10 +284,6 @@ class Workers:
 
     def pool(self):
         if self._pool is None:
-            import multiprocessing
-            import threading
-            from concurrent.futures import ProcessPoolExecutor
-
             # fork only a single-threaded process (a thread holding a lock at the
             # fork would leave that lock held forever in the child)
             fork = sys.platform.startswith("linux") and threading.active_count() == 1
@@ -232,20 +293,26 @@ class Workers:
                     stream.flush()
                 except Exception:  # pragma: no cover - closed or odd streams
                     pass
-            pool = ProcessPoolExecutor(max_workers=self.processes,
-                                       mp_context=multiprocessing.get_context(method),
-                                       initializer=self.initializer, initargs=self.worker_args)
+            # A signal during the fork would run the run's handler inside the
+            # at-fork hooks, where its exception is swallowed: deferred instead.
+            with deferred_signals():
+                pool = ProcessPoolExecutor(max_workers=self.processes,
+                                           mp_context=multiprocessing.get_context(method),
+                                           initializer=_start_worker,
+                                           initargs=(os.getpid(), self.initializer, self.worker_args))
+                self._pool = pool
+                if method == "fork":
+                    # A forked worker shares the parent's memory until it writes to it;
+                    # its garbage collector would visit (write to) every inherited
+                    # object and so copy the whole heap.  Frozen objects are skipped.
+                    # The pool forks all its workers at the first task, here.
+                    gc.freeze()
+                    try:
+                        first = pool.submit(int)
+                    finally:
+                        gc.unfreeze()
             if method == "fork":
-                # A forked worker shares the parent's memory until it writes to it;
-                # its garbage collector would visit (write to) every inherited
-                # object and so copy the whole heap.  Frozen objects are skipped.
-                # The pool forks all its workers at the first task, here.
-                gc.freeze()
-                try:
-                    pool.submit(int).result()
-                finally:
-                    gc.unfreeze()
-            self._pool = pool
+                first.result()
         return self._pool
 
     def close(self) -> None:
@@ -304,8 +371,6 @@ def scored(items: Iterable[InputItem], pair_scorer: PairScorer, workers: Workers
                                           threads):
                 yield from zip(chunk, got)
             return
-        from collections import deque
-
         pool = workers.pool()
         window: deque = deque()
         try:

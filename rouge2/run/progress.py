@@ -29,6 +29,11 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
+try:
+    from tqdm import tqdm as _tqdm
+except ImportError:  # pragma: no cover - tqdm is a dependency; without it, no bars
+    _tqdm = None
+
 T = TypeVar("T")
 
 
@@ -81,10 +86,8 @@ class Progress:
             isatty = getattr(self.file, "isatty", None)
             enabled = bool(isatty and isatty())
         if enabled and factory is None:
-            try:
-                from tqdm import tqdm as factory
-            except ImportError:  # pragma: no cover - tqdm is a dependency
-                enabled = False
+            factory = _tqdm
+            enabled = factory is not None
         self.enabled = bool(enabled)
         self._factory = factory
 

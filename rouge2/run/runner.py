@@ -22,24 +22,30 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rouge2 import files
 from rouge2.config.yaml_config import RunConfig
 from rouge2.errors import UserError
 from rouge2.io import writers as out
-from rouge2.io.atomic import OutputTransaction
 from rouge2.io.inputs import InputItem, count_items, list_pairs, read_inputs
-from rouge2.io.ownership import OutputGuard
+from rouge2.io.judgments import read_judgments
+from rouge2.io.outputs import OutputContext, OutputFiles, declared_paths, format_written
+from rouge2.io.outputs import start as start_outputs
+from rouge2.io.topic_report import report_topics
+from rouge2.limits import MAX_VARIANT_GRID
 from rouge2.registry import suggest
 from rouge2.run.parallel import PairScorer, Workers, scored
 from rouge2.run.progress import NO_PROGRESS, Progress
 from rouge2.scoring.batch import check_threads
 from rouge2.scoring.signature import data_versions, signature, signature_line
 from rouge2.stats.aggregate import by_system, compare, ranking, ranking_agreement, summarize
+from rouge2.stats.meta import Scores, comparisons, correlations
 from rouge2.stats.prf import Score
 from rouge2.stats.significance import DEFAULT_TEST, DEFAULT_TEST_RESAMPLES
 
@@ -68,6 +74,7 @@ class RunResult:
     rankings: dict[str, Any] = field(default_factory=dict)
     correlations: list[dict[str, Any]] = field(default_factory=list)
     correlation_comparisons: list[dict[str, Any]] = field(default_factory=list)
+    correlation_notes: list[str] = field(default_factory=list)  # e.g. a metric that correlates negatively
     summary: dict[str, Any] = field(default_factory=dict)
     written: list[Path] = field(default_factory=list)
     console: str = ""
@@ -95,156 +102,156 @@ class RunResult:
 
 def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None,
         progress: bool | Progress | None = None, jobs: int = 1, overwrite: bool = False,
-        threads: int = 1) -> RunResult:
+        verbose: bool = False, threads: int = 1) -> RunResult:
     """Run ``cfg``; return what was computed.  Outputs are written only if
     everything succeeded.  ``jobs`` > 1 scores in that many processes
     (results identical to ``jobs`` 1); ``threads`` > 1 scores that many
     chunks at a time in threads of this process (the same results; with
     ``jobs`` > 1 each process scores alone).  An existing output file that rouge2
     did not write stops the run before scoring, unless ``overwrite`` or
-    ``outputs.overwrite`` is true.  ``progress``: progress bars on stderr
-    (True, False, None = only on a terminal, or a :class:`Progress`)."""
-    if not isinstance(jobs, int) or jobs < 1:
+    ``outputs.overwrite`` is true; an input of the run is never replaced.
+    ``progress``: progress bars on stderr (True, False, None = only on a
+    terminal, or a :class:`Progress`).  ``verbose``: list every file written
+    on the console (else they are counted by group)."""
+    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
         raise UserError(f"--jobs: expected a whole number of processes >= 1, got {jobs!r}")
+    threads = check_threads(threads)
     stdout = sys.stdout if stdout is None else stdout
-    o = cfg.outputs
-    declared = [o.csv, o.per_summary_jsonl, o.per_summary_csv, o.summary_json, o.topic_report,
-                o.topic_report_csv, o.systems_csv, o.variants_csv, o.correlations_json,
-                o.correlations_csv]
-    if o.topic_report is not None:
-        from rouge2.io.topic_report import report_paths
-
-        declared += [p for kind, p in report_paths(o.topic_report).items() if kind not in ("html", "folder")]
-    guard = OutputGuard(declared, overwrite=overwrite or o.overwrite)
-    judgments = None
-    if cfg.meta_evaluation is not None:  # read before scoring: a bad file fails fast
-        from rouge2.io.judgments import read_judgments
-
-        judgments = read_judgments(cfg.meta_evaluation.judgments, cfg.meta_evaluation.dimensions)
-    report_topics = None
-    if o.topic_report is not None:
-        from rouge2.io.topic_report import report_topics as _report_topics
-
-        report_topics = _report_topics(cfg)
-    option_sets = cfg.option_sets
-    pair_scorer = PairScorer(cfg.measures, option_sets, report_topics)
-    scorer = pair_scorer.scorer
-    versions = data_versions(cfg.options, cfg.measures, scorer.tagger)
-    if cfg.variants:
-        versions["variants"] = {name: data_versions(opts, cfg.measures, pair_scorer.scorers[name].tagger)
-                                for name, opts in cfg.variants}
-    result = RunResult(variants={name: VariantResult(name) for name, _ in option_sets})
-    input_hash = hashlib.sha256()
-
-    with Workers(jobs, (cfg.measures, option_sets, report_topics)) as workers, OutputTransaction() as tx:
-        # one run at a time into a folder: a second one stops here, before scoring
-        tx.hold(Path(p).parent for p in declared if p is not None)
-        jsonl = tx.open(o.per_summary_jsonl) if o.per_summary_jsonl else None
-        long_csv = out.PerSummaryCsv(tx.open(o.per_summary_csv, newline=""),
-                                     variants=bool(cfg.variants)) if o.per_summary_csv else None
-        report = None
-        if pair_scorer.coverage is not None:
-            from rouge2.io.topic_report import TopicReportWriter
-
-            cov = pair_scorer.coverage
-            bs = cfg.bootstrap
-            contrast = o.topic_report_contrast
-            if contrast is None and cfg.compare is not None:
-                contrast = cfg.compare.pairs
-            report = TopicReportWriter(tx.open(o.topic_report_csv, newline=""), cov.selection,
-                                       synonyms=cov.relation is not None, title=cfg.name,
-                                       resamples=bs.resamples if bs else 0,
-                                       confidence=bs.confidence if bs else 0.95,
-                                       seed=bs.seed if bs else 0, contrast=contrast,
-                                       top=o.topic_report_top, task_order=o.topic_report_task_order,
-                                       auxiliaries=cov.auxiliaries)
-        seen: set[tuple[str, str]] = set()
-
-        def checked(stream: Iterable[InputItem]) -> Iterable[InputItem]:
-            for item in stream:
-                key = (item.task, item.system)
-                if key in seen:
-                    raise UserError(f"{cfg.inputs.path}: task {item.task!r} has system {item.system!r} "
-                                    f"twice; each (task, system) pair must appear once")
-                seen.add(key)
-                for part in (item.task, item.system, item.candidate, *item.references):
-                    text = part if isinstance(part, str) else "\n".join(part)
-                    input_hash.update(text.encode("utf-8"))
-                    input_hash.update(b"\x00")
-                input_hash.update(b"\x01")
-                yield item
-
-        stream = read_inputs(cfg.inputs) if items is None else items
-        results = scored(checked(stream), pair_scorer, workers, threads=check_threads(threads))
-        bars = progress if isinstance(progress, Progress) else Progress(progress)
-        scoring = bars.phase("scoring", _count(cfg, items) if bars.enabled else None, "summaries")
-        try:
-            for item, (per_variant, cov, (empty_candidate, empty_references)) in scoring.wrap(results):
-                key = (item.task, item.system)
-                result.empty_candidates += empty_candidate
-                result.empty_references += empty_references
-                result.num_references[key] = len(item.references)
-                for name, (scores, stats) in per_variant.items():
-                    result.variants[name].pairs[key] = scores
-                    extra = {"variant": name} if cfg.variants else {}
-                    if jsonl is not None:
-                        out.write_jsonl_record(jsonl, out.per_summary_record(
-                            item.task, item.system, item.reference_names, scores, stats, **extra))
-                    if long_csv is not None:
-                        long_csv.write(item.task, item.system, len(item.references), scores, variant=name)
-                if report is not None:
-                    report.add(item.system, cov)
-        except BaseException:
-            if report is not None:
-                report.close()
-            raise
-        finally:
-            scoring.close()
-            results.close()  # stops worker processes early on a failure
-        if not result.pairs:
-            raise UserError(f"{cfg.inputs.path}: no summaries to score")
-        check_systems(cfg, {s for _, s in result.pairs})
-
-        for v in result.variants.values():
-            _aggregate(cfg, v, bars, workers)
-            v.comparisons = _compare(cfg, v, bars, workers)
-        if cfg.variants:
-            result.rankings = _rankings(cfg, result)
-            result.variant_comparisons = _compare_variants(cfg, result, workers)
-        if cfg.meta_evaluation is not None:
-            _meta_evaluate(cfg, result, judgments)
-        result.summary = _summary(cfg, result, versions, input_hash.hexdigest())
-
-        if o.csv:
-            with tx.open(o.csv) as f:
-                out.write_java_csv(f, _java_groups(cfg, result))
-        if o.summary_json:
-            with tx.open(o.summary_json) as f:
-                out.write_json(f, result.summary)
-        if o.systems_csv and not cfg.variants:  # with variants, variants.csv holds every variant's
-            with tx.open(o.systems_csv, newline="") as f:
-                out.write_systems_csv(f, result.systems, cfg.measures)
-        if o.variants_csv and cfg.variants:
-            with tx.open(o.variants_csv, newline="") as f:
-                out.write_variants_csv(f, {n: v.systems for n, v in result.variants.items()}, cfg.measures)
-        if cfg.meta_evaluation is not None:
-            if o.correlations_json:
-                with tx.open(o.correlations_json) as f:
-                    out.write_json(f, {"correlations": result.correlations,
-                                       "comparisons": result.correlation_comparisons})
-            if o.correlations_csv:
-                with tx.open(o.correlations_csv, newline="") as f:
-                    f.write(out.correlations_csv(result.correlations))
-        if report is not None:
-            with tx.open(o.topic_report) as f:
-                report.finish(f, open_file=tx.open, html_path=o.topic_report)
-        result.console = _console(cfg, result)
-        result.written = guard.commit(tx)
-    if o.console:
+    bars = progress if isinstance(progress, Progress) else Progress(progress)
+    outer = files.active_records()
+    with files.recording() as inputs:
+        for record in outer:  # e.g. the config, read by the command line before the run
+            inputs.update(record)
+        _declare_inputs(cfg, inputs)
+        setup = _Setup(cfg)  # reads the judgments, stopword lists, dictionaries: inputs too
+        outputs = OutputFiles(declared_paths(cfg), overwrite=overwrite or cfg.outputs.overwrite,
+                              inputs=inputs, hold=True)  # one run at a time into a folder
+        with outputs:
+            result = RunResult(variants={name: VariantResult(name) for name, _ in cfg.option_sets})
+            with Workers(jobs, (cfg.measures, cfg.option_sets, setup.report_topics)) as workers:
+                ctx = OutputContext(cfg, outputs.open, setup.pair_scorer.coverage)
+                sinks = start_outputs(cfg, ctx)
+                try:
+                    digest = _score_items(cfg, result, setup.pair_scorer, workers, sinks, bars, items,
+                                          threads)
+                    _statistics(cfg, result, bars, workers, setup.judgments)
+                    result.summary = _summary(cfg, result, setup.versions, digest)
+                    for sink in sinks:
+                        sink.finish(result)
+                finally:
+                    for sink in sinks:
+                        sink.close()
+            result.console = _console(cfg, result)
+        result.written = outputs.written
+    if cfg.outputs.console:
         stdout.write(result.console)
-        if result.written:
-            stdout.write("wrote " + ", ".join(str(p) for p in result.written) + "\n")
+        stdout.write(format_written(result.written, cfg.outputs.dir, verbose=verbose))
     return result
+
+
+def _declare_inputs(cfg: RunConfig, inputs: files.InputRecord) -> None:
+    """The files the run will read, known before it reads them (the ones it
+    reads are noted as it goes): so no output replaces one of them."""
+    if cfg.source is not None:
+        inputs.add(cfg.source, _stat(cfg.source))
+    path = cfg.inputs.path
+    if cfg.inputs.format == "java-project":
+        for sub in ("reference", "system"):
+            inputs.add_folder(path / sub)
+    elif path is not None:
+        inputs.add(path, _stat(path))
+    if cfg.meta_evaluation is not None:
+        inputs.add(cfg.meta_evaluation.judgments, _stat(cfg.meta_evaluation.judgments))
+
+
+def _stat(path) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except (OSError, ValueError):
+        return None
+
+
+class _Setup:
+    """What a run builds before reading any summary: the judgments (a bad
+    file fails fast), the topic report's topics, the scorers and the data
+    versions of the signature."""
+
+    def __init__(self, cfg: RunConfig) -> None:
+        self.judgments = None
+        if cfg.meta_evaluation is not None:
+            self.judgments = read_judgments(cfg.meta_evaluation.judgments, cfg.meta_evaluation.dimensions)
+        self.report_topics = None
+        if cfg.outputs.topic_report is not None:
+            self.report_topics = report_topics(cfg)
+        self.pair_scorer = PairScorer(cfg.measures, cfg.option_sets, self.report_topics)
+        self.versions = data_versions(cfg.options, cfg.measures, self.pair_scorer.scorer.tagger)
+        if cfg.variants:
+            self.versions["variants"] = {
+                name: data_versions(opts, cfg.measures, self.pair_scorer.scorers[name].tagger)
+                for name, opts in cfg.variants}
+
+
+def _checked(cfg: RunConfig, stream: Iterable[InputItem], digest) -> Iterator[InputItem]:
+    """The items, each (task, system) pair once, hashed into ``digest`` (the
+    signature's input hash); a grid of variants is bounded."""
+    seen: set[tuple[str, str]] = set()
+    cells = len(cfg.option_sets) * len(cfg.measures)
+    for item in stream:
+        key = (item.task, item.system)
+        if key in seen:
+            raise UserError(f"{cfg.inputs.path}: task {item.task!r} has system {item.system!r} "
+                            f"twice; each (task, system) pair must appear once")
+        seen.add(key)
+        if cfg.variants and len(seen) * cells > MAX_VARIANT_GRID:
+            raise UserError(f"{cfg.inputs.path}: {len(cfg.option_sets):,} variants x {len(seen):,} "
+                            f"summaries x {len(cfg.measures)} measures is more than "
+                            f"{MAX_VARIANT_GRID:,} scores, an implausibly large grid; use fewer "
+                            f"variants or measures, or split the inputs")
+        for part in (item.task, item.system, item.candidate, *item.references):
+            text = part if isinstance(part, str) else "\n".join(part)
+            digest.update(text.encode("utf-8", "surrogateescape"))
+            digest.update(b"\x00")
+        digest.update(b"\x01")
+        yield item
+
+
+def _score_items(cfg: RunConfig, result: RunResult, pair_scorer: PairScorer, workers: Workers,
+                 sinks: list, bars: Progress, items: Iterable[InputItem] | None, threads: int = 1) -> str:
+    """Score every item (here, ``threads`` batch chunks at a time, or in the
+    workers), feed the sinks; the inputs' SHA-256."""
+    digest = hashlib.sha256()
+    stream = read_inputs(cfg.inputs) if items is None else items
+    results = scored(_checked(cfg, stream, digest), pair_scorer, workers, threads=threads)
+    scoring = bars.phase("scoring", _count(cfg, items) if bars.enabled else None, "summaries")
+    try:
+        for item, (per_variant, cov, (empty_candidate, empty_references)) in scoring.wrap(results):
+            key = (item.task, item.system)
+            result.empty_candidates += empty_candidate
+            result.empty_references += empty_references
+            result.num_references[key] = len(item.references)
+            for name, (scores, _) in per_variant.items():
+                result.variants[name].pairs[key] = scores
+            for sink in sinks:
+                sink.add(item, per_variant, cov)
+    finally:
+        scoring.close()
+        results.close()  # stops worker processes early on a failure
+    if not result.pairs:
+        raise UserError(f"{cfg.inputs.path}: no summaries to score")
+    check_systems(cfg, {s for _, s in result.pairs})
+    return digest.hexdigest()
+
+
+def _statistics(cfg: RunConfig, result: RunResult, bars: Progress, workers: Workers, judgments) -> None:
+    """System means and intervals, paired tests, variant rankings and tests, correlations."""
+    for v in result.variants.values():
+        _aggregate(cfg, v, bars, workers)
+        v.comparisons = _compare(cfg, v, bars, workers)
+    if cfg.variants:
+        result.rankings = _rankings(cfg, result)
+        result.variant_comparisons = _compare_variants(cfg, result, workers)
+    if cfg.meta_evaluation is not None:
+        _meta_evaluate(cfg, result, judgments, bars)
 
 
 def _count(cfg: RunConfig, items: Iterable[InputItem] | None) -> int | None:
@@ -356,16 +363,19 @@ def _compare(cfg: RunConfig, result: VariantResult, progress: Progress = NO_PROG
 
 
 def _rankings(cfg: RunConfig, result: RunResult) -> dict[str, Any]:
-    """Each variant's ranking of the systems per measure, and how alike two variants rank them."""
+    """Each variant's ranking of the systems per measure, and how alike two
+    variants rank them: each variant against the first (the baseline), and
+    the pairs named in ``compare_variants``; linear in the number of variants."""
     names = list(result.variants)
     ranks = {n: {m: ranking(result.variants[n].systems, m) for m in cfg.measures} for n in names}
+    pairs = [(names[0], b) for b in names[1:]]
+    pairs += [p for p in cfg.compare_variants if p not in pairs and p[::-1] not in pairs]
     agreement = []
-    for i, a in enumerate(names):
-        for b in names[i + 1:]:
-            for m in cfg.measures:
-                agreement.append({"variant_a": a, "variant_b": b, "measure": m, "score": "fmeasure",
-                                  **ranking_agreement(result.variants[a].systems,
-                                                      result.variants[b].systems, m)})
+    for a, b in pairs:
+        for m in cfg.measures:
+            agreement.append({"variant_a": a, "variant_b": b, "measure": m, "score": "fmeasure",
+                              **ranking_agreement(result.variants[a].systems,
+                                                  result.variants[b].systems, m)})
     return {"rankings": ranks, "agreement": agreement}
 
 
@@ -391,46 +401,19 @@ def _compare_variants(cfg: RunConfig, result: RunResult, workers: Workers | None
             for (a, b, system, m), row in zip(keys, _map(workers, units, draws))]
 
 
-def _meta_evaluate(cfg: RunConfig, result: RunResult, judgments) -> None:
-    from rouge2.stats.meta import Scores, comparisons, correlations
-
+def _meta_evaluate(cfg: RunConfig, result: RunResult, judgments, progress: Progress = NO_PROGRESS) -> None:
     scores = Scores()
     for name, v in result.variants.items():
         for (task, system), per in v.pairs.items():
             scores.add(name, task, system, per)
     spec = cfg.meta_evaluation
     try:
-        result.correlations = correlations(scores, judgments, spec)
+        with progress.phase("correlations", None, "metrics") as phase:
+            result.correlations = correlations(scores, judgments, spec, notes=result.correlation_notes,
+                                               tick=phase.tick)
         result.correlation_comparisons = comparisons(scores, judgments, spec)
     except UserError as exc:
         raise UserError(f"{cfg.source}: meta_evaluation: {exc}") from None
-
-
-def _labels(cfg: RunConfig, options=None, variant: str | None = None) -> dict[str, str]:
-    o = options if options is not None else cfg.options
-    labels = out.java_labels(cfg.measures, stopwords=o.stopwords != "none", stem=o.stem != "none",
-                             synonyms=bool(o.synonyms))
-    if variant is not None:
-        labels = {m: f"{label} [{variant}]" for m, label in labels.items()}
-    return labels
-
-
-def _java_groups(cfg: RunConfig, result: RunResult) -> Iterable[list[out.JavaRow]]:
-    by_task: dict[str, list[str]] = {}
-    for t, s in result.pairs:
-        by_task.setdefault(t, []).append(s)
-    for name, options in cfg.option_sets:
-        v = result.variants[name]
-        labels = _labels(cfg, options, name)
-        for task in sorted(by_task):
-            systems = sorted(by_task[task])
-            for m in cfg.measures:
-                group = []
-                for system in systems:
-                    s = v.pairs[(task, system)][m]
-                    group.append(out.JavaRow(labels[m], task, system, s.recall, s.precision, s.fmeasure,
-                                             result.num_references[(task, system)]))
-                yield group
 
 
 def _summary(cfg: RunConfig, result: RunResult, versions: dict[str, Any],
@@ -467,36 +450,69 @@ def _summary(cfg: RunConfig, result: RunResult, versions: dict[str, Any],
     }
 
 
+#: the console summary's length in lines, whatever the run (every detail is in the files)
+CONSOLE_LINES = 40
 def _console(cfg: RunConfig, result: RunResult) -> str:
+    """The run's summary, at most about :data:`CONSOLE_LINES` lines whatever
+    the run's size: the first option set's table, one line per variant and
+    per pair of variants, the paired tests and the correlations.  Tables are
+    cut until the whole fits (the best rows kept, the rest counted): the
+    tests and correlations to two rows, the systems to eight, then the tests
+    and correlations to one line each, the systems to three.  Every detail is
+    in the files."""
+    limits = {"systems": out.CONSOLE_ROWS, "tests": 12, "correlations": 12, "correlation tests": 6}
+    text = _console_text(cfg, result, limits)
+    for state in _cuts(limits):
+        if text.count("\n") + 1 <= CONSOLE_LINES:  # + 1: the line naming the files written
+            break
+        text = _console_text(cfg, result, state)
+    return text
+
+
+def _cuts(limits: dict[str, int]) -> Iterator[dict[str, int]]:
+    """Ever smaller console tables, in the order :func:`_console` cuts them."""
+    others = ("tests", "correlations", "correlation tests")
+    state = dict(limits)
+    stages = [(others, 2), (("systems",), 8), (("correlation tests",), 0), (("tests",), 0),
+              (("correlations",), 0), (("systems",), 3)]
+    for keys, floor in stages:
+        while any(state[k] > floor for k in keys):
+            k = max(keys, key=lambda k: state[k])
+            state[k] = floor if floor == 0 else state[k] - 1
+            yield dict(state)
+
+
+def _console_text(cfg: RunConfig, result: RunResult, limits: dict[str, int]) -> str:
     c = result.summary["counts"]
-
-    def n(k: int, word: str) -> str:
-        return f"{k} {word}{'' if k == 1 else 's'}"
-
-    title = (f"rouge2 run{': ' + cfg.name if cfg.name else ''} - {n(c['systems'], 'system')}, "
-             f"{n(c['tasks'], 'task')}, {n(c['summaries'], 'summary').replace('summarys', 'summaries')}; "
+    title = (f"rouge2 run{': ' + cfg.name if cfg.name else ''} - {_n(c['systems'], 'system')}, "
+             f"{_n(c['tasks'], 'task')}, {_n(c['summaries'], 'summary', 'summaries')}; "
              f"multi_reference={cfg.options.multi_reference}; "
              f"signature {result.summary['signature']['sha256'][:12]}")
-    text = ""
-    for name, options in cfg.option_sets:
-        v = result.variants[name]
-        if name is not None:
-            text += f"{title}\n\nvariant {name}:\n" if not text else f"\nvariant {name}:\n"
-        text += out.format_system_table(v.systems, cfg.measures, rank_by=cfg.outputs.rank_by,
-                                        rank_score=cfg.outputs.rank_by_score,
-                                        title=title if name is None else None,
-                                        confidence=cfg.bootstrap.confidence if cfg.bootstrap else None)
-        text += out.format_comparisons(v.comparisons)
-    text += "\n"
+    name, v = next(iter(result.variants.items()))
+    head = "" if name is None else f"{title}\n\nvariant {name} ({_n(len(result.variants), 'variant')} in all):\n"
+    parts = [head + out.format_system_table(v.systems, cfg.measures, rank_by=cfg.outputs.rank_by,
+                                            rank_score=cfg.outputs.rank_by_score,
+                                            title=title if name is None else None,
+                                            confidence=cfg.bootstrap.confidence if cfg.bootstrap else None,
+                                            max_rows=limits["systems"]),
+             out.format_comparisons(v.comparisons, limit=limits["tests"])]
     if result.empty_candidates or result.empty_references:
-        text += (f"note: {n(result.empty_candidates, 'candidate')} and "
-                 f"{n(result.empty_references, 'reference')} have no words after preprocessing "
-                 "(empty, punctuation only or all stopwords); they score 0 (rouge2 docs measures)\n")
+        parts.append(f"note: {_n(result.empty_candidates, 'candidate')} and "
+                     f"{_n(result.empty_references, 'reference')} have no words after preprocessing "
+                     "(empty, punctuation only or all stopwords); they score 0 (rouge2 docs measures)\n")
     if cfg.variants:
-        text += out.format_variant_rankings(result.rankings)
-        text += out.format_variant_comparisons(result.variant_comparisons)
+        measure = cfg.outputs.rank_by or cfg.measures[0]
+        ranks = out.format_variant_rankings(result.rankings, {n: x.systems for n, x in result.variants.items()},
+                                            measure).strip("\n")
+        tests = out.format_variant_comparisons(result.variant_comparisons).strip("\n")
+        parts.append(ranks + ("\n" + tests if tests else "") + "\n")
     if cfg.meta_evaluation is not None:
-        text += "\ncorrelation with human judgments\n"
-        text += out.format_correlations(result.correlations, result.correlation_comparisons)
-    text += result.summary["signature_line"] + "\n"
-    return text
+        parts.append("correlation with human judgments\n" + out.format_correlations(
+            result.correlations, result.correlation_comparisons, limit=limits["correlations"],
+            cmp_limit=limits["correlation tests"]) + "".join(note + "\n" for note in result.correlation_notes))
+    parts.append(result.summary["signature_line"] + "\n")
+    return "\n".join(part.strip("\n") + "\n" for part in parts if part.strip())
+
+
+def _n(k: int, word: str, plural: str | None = None) -> str:
+    return f"{k} {word if k == 1 else (plural or word + 's')}"

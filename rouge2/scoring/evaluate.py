@@ -193,7 +193,7 @@ def evaluate(predictions: Sequence[Any], references: Sequence[Any],
     ``references[i]`` is the reference text of ``predictions[i]``, or a list of
     reference texts.  Options are the keywords of :class:`rouge2.Options`
     (``stem=True``, ``sentences="splitter"``, ``multi_reference="best"``, ...).
-    ``resamples=0`` gives means without intervals.  ``progress``: a
+    ``resamples=0`` gives means without intervals (each ``ci`` is None).  ``progress``: a
     :class:`rouge2.run.progress.Progress` for bars on stderr (scoring, then
     bootstrap).  ``threads``: score that many chunks of pairs at a time (the
     same numbers).
@@ -247,7 +247,8 @@ def _summary(names: list[str], per_summary: list[dict[str, Score]], confidence: 
         entry = summarize([s[m] for s in per_summary], resamples=resamples or None,
                           confidence=confidence, seed=seed, label=m)
         ci = entry.get("ci", {})
-        summary[m] = {stat: {"mean": entry[stat], "ci": tuple(ci.get(stat, (entry[stat], entry[stat])))}
+        # resamples=0: means only, no interval (None, not a zero-width interval)
+        summary[m] = {stat: {"mean": entry[stat], "ci": tuple(ci[stat]) if stat in ci else None}
                       for stat in STAT_NAMES}
         if phase is not None:
             phase.tick()

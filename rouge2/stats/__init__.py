@@ -1,2 +1,4 @@
-"""Statistics on per-pair sufficient statistics: combination across references, P/R/F,
-bootstrap, significance, correlation."""
+"""Statistics on per-pair sufficient statistics.
+
+Combination across references, P/R/F, bootstrap, significance, correlation.
+"""

@@ -2,10 +2,12 @@
 
 Joins per-summary scores (a run's rows, or ``per_summary.jsonl`` read by
 :mod:`rouge2.io.results`) to human judgments (``Judgments``: one table per
-dimension) by task and system, then for every (level, variant, measure, score, dimension) computes
-Pearson, Spearman and Kendall τ-b with bootstrap intervals, and for chosen
-pairs of metrics a paired test of their difference
-(:mod:`rouge2.stats.correlation`, after Deutsch, Dror and Roth 2021).
+dimension) by task and system, then for every (level, variant, measure,
+score, dimension) computes the chosen statistics (Pearson, Spearman and
+Kendall τ-b by default; any of :data:`rouge2.stats.correlation.STATISTICS`)
+with bootstrap intervals, and for chosen pairs of metrics a paired test of
+their difference (:mod:`rouge2.stats.correlation`, after Deutsch, Dror and
+Roth 2021).
 
 A *metric* is one score of one measure in one variant, written
 ``measure[/score][@variant]``: ``rouge-1`` (its F), ``rouge-1/recall``,
@@ -14,7 +16,7 @@ A *metric* is one score of one measure in one variant, written
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -22,7 +24,9 @@ from typing import Any, Protocol
 from rouge2.errors import UserError
 from rouge2.measures import canonical_measure
 from rouge2.registry import suggest
-from rouge2.stats.correlation import COEFFICIENTS, LEVELS, compare, correlation
+from rouge2.stats.correlation import COEFFICIENTS, DEFAULT_STATISTICS, LEVELS, STATISTICS, CorrelationResult, compare
+from rouge2.stats.correlation.results import correlation_many
+from rouge2.stats.correlation.statistics import level_names, resolve
 
 SCORES = ("recall", "precision", "fmeasure")
 
@@ -81,6 +85,8 @@ class MetaSpec:
     seed: int = 0
     compare: tuple[tuple[Metric, Metric], ...] = ()
     permutation: str = "both"
+    statistics: tuple[str, ...] = DEFAULT_STATISTICS   # names in rouge2.stats.correlation.STATISTICS
+    test: str = "permutation"                         # of the comparisons: permutation or williams
 
 
 @dataclass
@@ -142,38 +148,107 @@ def _metrics(scores: Scores, spec: MetaSpec) -> Iterator[Metric]:
                 yield Metric(canonical_measure(m), stat, variant)
 
 
-def correlations(scores: Scores, judgments: Judgments, spec: MetaSpec) -> list[dict[str, Any]]:
-    """One object per (level, variant, measure, score, dimension)."""
-    check_overlap(scores, judgments)
+def _dimensions(judgments: Judgments, spec: MetaSpec) -> list[str]:
     dims = list(spec.dimensions) if spec.dimensions is not None else judgments.dimensions
     for d in dims:
         if d not in judgments.scores:
             raise UserError(f"{judgments.source}: no dimension {d!r}{suggest(d, judgments.dimensions)}; "
                             f"dimensions: {', '.join(judgments.dimensions)}")
-    out = []
-    for level in spec.levels:
-        for metric in _metrics(scores, spec):
-            table = scores.table(metric)
-            for dim in dims:
-                r = correlation(table, judgments.scores[dim], level, resampling=spec.resampling,
-                                resamples=spec.resamples, confidence=spec.confidence, seed=spec.seed)
-                d = r.to_dict()
-                row = {"level": level, "variant": metric.variant, "measure": metric.measure,
-                       "score": metric.score, "dimension": dim, "n": d["n"]}
-                for c in COEFFICIENTS:
-                    e = d.get(c) or {"value": None, "ci": [None, None]}
-                    row[c] = {"value": e["value"], "ci": e["ci"]}
-                row.update(resampling=spec.resampling, resamples=spec.resamples,
-                           confidence=spec.confidence)
-                out.append(row)
-    return out
+    return dims
+
+
+def statistics_by_level(spec: MetaSpec, notes: list[str] | None = None) -> dict[str, tuple[str, ...]]:
+    """The statistics computed at each level: each where it is defined; a
+    note for a statistic some asked level cannot give, an error when no
+    asked level can."""
+    chosen = resolve(spec.statistics)
+    plan = {level: tuple(s.name for s in chosen if level in s.levels) for level in spec.levels}
+    for s in chosen:
+        missing = [level for level in spec.levels if level not in s.levels]
+        if len(missing) == len(spec.levels):
+            raise UserError(f"statistic {s.name} is defined at the {level_names(s.levels)} level"
+                            f"{'s' if len(s.levels) > 1 else ''} only; add --level {s.levels[0]}")
+        if missing and notes is not None:
+            why = " (it needs at least 2 items per system, and a task has one per system)" \
+                if s.engine == "soft" and "summary" in missing else ""
+            notes.append(f"note: {s.name} is not computed at the {level_names(tuple(missing))} level"
+                         f"{'s' if len(missing) > 1 else ''}{why}")
+    return {level: names for level, names in plan.items() if names}
+
+
+def _row(level: str, metric: Metric, dim: str, result: CorrelationResult, keys: list[str],
+         spec: MetaSpec) -> dict[str, Any]:
+    d = result.to_dict()
+    row: dict[str, Any] = {"level": level, "variant": metric.variant, "measure": metric.measure,
+                           "score": metric.score, "dimension": dim, "n": d["n"]}
+    for key in keys:
+        row[key] = d.get(key) or {"value": None, "ci": [None, None]}
+    row.update(resampling=spec.resampling, resamples=spec.resamples, confidence=spec.confidence)
+    return row
+
+
+def _same_cells(scores: Scores, metrics: list[Metric]) -> list[list[Metric]]:
+    """The metrics grouped by the (system, task) cells they score: a group is
+    correlated in one pass, sharing the human side of every resample."""
+    groups: dict[frozenset, list[Metric]] = {}
+    for m in metrics:
+        groups.setdefault(frozenset(scores.table(m)), []).append(m)
+    return list(groups.values())
+
+
+def correlations(scores: Scores, judgments: Judgments, spec: MetaSpec, *,
+                 notes: list[str] | None = None, tick: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
+    """One object per (level, variant, measure, score, dimension), in that
+    order; ``notes`` collects one-line notes (statistics a level cannot give,
+    metrics that correlate negatively at the system level); ``tick(k)`` after
+    each level of k metrics."""
+    check_overlap(scores, judgments)
+    dims = _dimensions(judgments, spec)
+    plan = statistics_by_level(spec, notes)
+    keys = {level: [STATISTICS.get(n).key for n in names] for level, names in plan.items()}
+    got: dict[tuple[str, Metric, str], dict[str, Any]] = {}
+    metrics = list(_metrics(scores, spec))
+    for dim in dims:
+        for group in _same_cells(scores, metrics):
+            res = correlation_many([scores.table(m) for m in group], judgments.scores[dim], plan,
+                                   resampling=spec.resampling, resamples=spec.resamples,
+                                   confidence=spec.confidence, seed=spec.seed, tick=tick)
+            for metric, per in zip(group, res):
+                for level, r in per.items():
+                    got[(level, metric, dim)] = _row(level, metric, dim, r, keys[level], spec)
+    rows = [got[(level, m, d)] for level in spec.levels if level in plan for m in metrics for d in dims]
+    if notes is not None:
+        notes.extend(negative_warnings(rows))
+    return rows
+
+
+def negative_warnings(rows: Iterable[dict[str, Any]]) -> list[str]:
+    """One line per metric whose system-level correlation with a dimension is negative."""
+    out: dict[str, list[str]] = {}
+    for r in rows:
+        if r["level"] != "system":
+            continue
+        neg = [f"{c} {r[c]['value']:+.3f}" for c in COEFFICIENTS
+               if isinstance(r.get(c), dict) and r[c]["value"] is not None and r[c]["value"] <= -0.0005]
+        if neg:
+            metric = str(Metric(r["measure"], r["score"], r["variant"]))
+            out.setdefault(metric, []).append(f"{r['dimension']} ({', '.join(neg)})")
+    return [f"warning: {m} correlates negatively with the human scores at the system level: {'; '.join(v)}"
+            f" - check which score you compare (recall often agrees where F does not)" for m, v in out.items()]
 
 
 def comparisons(scores: Scores, judgments: Judgments, spec: MetaSpec) -> list[dict[str, Any]]:
     """For each pair of metrics, level and dimension: the paired test of their correlations."""
     if not spec.compare:
         return []
-    dims = list(spec.dimensions) if spec.dimensions is not None else judgments.dimensions
+    dims = _dimensions(judgments, spec)
+    if spec.test == "williams" and "summary" in spec.levels:
+        raise UserError("the Williams test compares two correlations over the same units: use it at the "
+                        "system or global level, not summary (or the permutation test)")
+    asked = {s.name for s in resolve(spec.statistics)}
+    coefficients = tuple(c for c in COEFFICIENTS if c in asked) or COEFFICIENTS
+    if spec.test == "williams":
+        coefficients = ("pearson",)
     out = []
     for a, b in spec.compare:
         ta, tb = scores.table(a), scores.table(b)
@@ -181,8 +256,10 @@ def comparisons(scores: Scores, judgments: Judgments, spec: MetaSpec) -> list[di
             for dim in dims:
                 r = compare(ta, tb, judgments.scores[dim], level, permutation=spec.permutation,
                             resampling=spec.resampling, resamples=spec.resamples,
-                            confidence=spec.confidence, seed=spec.seed).to_dict()
-                row = {"level": level, "a": str(a), "b": str(b), "dimension": dim}
+                            confidence=spec.confidence, seed=spec.seed, coefficients=coefficients,
+                            test=spec.test).to_dict()
+                row: dict[str, Any] = {"level": level, "a": str(a), "b": str(b), "dimension": dim,
+                                       "test": spec.test}
                 row.update({c: r[c] for c in COEFFICIENTS if c in r})
                 row.update(permutation=spec.permutation, resampling=spec.resampling,
                            resamples=spec.resamples, confidence=spec.confidence, seed=spec.seed)

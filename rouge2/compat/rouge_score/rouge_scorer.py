@@ -46,7 +46,7 @@ from __future__ import annotations
 import re
 
 from rouge2.analysis.rouge_score_text import rouge_score_tokens
-from rouge2.compat.errors import CompatTypeError, CompatValueError, SentenceDataMissing
+from rouge2.compat.errors import CompatTextTypeError, CompatTypeError, CompatValueError, SentenceDataMissing
 from rouge2.compat.rouge_score import scoring, tokenizers
 from rouge2.kernels import lcs_length, ngram_hits, token_ids, union_lcs_hit
 
@@ -97,7 +97,7 @@ def _as_text(text, what: str) -> str:
         return text
     if isinstance(text, bytes):
         return text.decode("utf-8")
-    raise CompatTypeError(f"the {what} must be a string, not {type(text).__name__}")
+    raise CompatTextTypeError(f"the {what} must be a string, not {type(text).__name__}")
 
 
 def _sent_tokenize(text):
@@ -184,7 +184,7 @@ class RougeScorer(scoring.BaseScorer):
         tok = self._tokenizer
         if type(tok) is tokenizers.DefaultTokenizer:
             if not isinstance(text, (str, bytes)):
-                raise CompatTypeError(f"the {what} must be a string, not {type(text).__name__}")
+                raise CompatTextTypeError(f"the {what} must be a string, not {type(text).__name__}")
             return rouge_score_tokens(text, tok.use_stemmer)
         return tok.tokenize(text)
 
