@@ -382,7 +382,7 @@ def main(argv=None):
     if args.corpus != "summeval":  # texts of several lines: rouge-score's rougeL is the flat LCS
         MEASURES[2] = "rouge-l-flat"
     if len(single) < args.pairs:
-        print(f"note: SummEval has {len(single)} pairs; using all of them")
+        print(f"note: the corpus has {len(single)} pairs; using all of them")
     n = len(single)
     types = ["rouge1", "rouge2", "rougeL"]
     summary = []

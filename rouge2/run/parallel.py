@@ -352,7 +352,7 @@ class Workers:
 
 
 def scored(items: Iterable[InputItem], pair_scorer: PairScorer, workers: Workers | int,
-           worker_args: tuple | None = None, threads: int = 1) -> Iterable[tuple[InputItem, Any]]:
+           worker_args: tuple | None = None, threads: int = 1) -> Generator[tuple[InputItem, Any], None, None]:
     """``(item, pair_scorer(item))`` in input order, computed here (one
     process, ``threads`` batch chunks at a time) or by the ``workers`` (a
     :class:`Workers`, or a number of processes with ``worker_args``, for a
