@@ -7,6 +7,7 @@
 
 from rouge2._version import __version__
 from rouge2.errors import UserError
+from rouge2.scoring.aspects import aspect_coverage
 from rouge2.scoring.batch import StatsChunk
 from rouge2.scoring.evaluate import Evaluation, MultiReferenceNote, evaluate
 from rouge2.scoring.options import Options
@@ -22,6 +23,7 @@ __all__ = [
            "StatsChunk",
            "UserError",
            "__version__",
+           "aspect_coverage",
            "corpus_stats",
            "evaluate",
            "iter_corpus_stats",

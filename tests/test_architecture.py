@@ -20,6 +20,7 @@ LAYERS: list[set[str]] = [
     {"kernels", "data", "files", "limits", "registry"},
     {"analysis", "schemas"},
     {"synonyms", "pos", "compat"},
+    {"aspects"},  # aspect lexicons and matching: read by measures, read the analysis and lemmas
     {"measures"},
     {"stats"},
     {"scoring", "io"},

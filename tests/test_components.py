@@ -95,7 +95,7 @@ def test_a_measure_object_of_another_class_gets_no_batch_spec():
 
 def test_measure_capabilities_answer_for_topic_and_plain_measures():
     assert MEASURES.capability("ROUGE-TopicUniq-JJ|NN", "needs_tagger") is True
-    assert MEASURES.capability("rouge-topic-nn", "options") == ("topic_auxiliaries",)
+    assert MEASURES.capability("rouge-topic-nn", "options") == ("topic_auxiliaries", "topic_weights")
     assert MEASURES.capability("rouge-topic-nn|jj", "default_score") == "recall"
     assert MEASURES.capability("rougeL", "needs_tagger") is False
     assert MEASURES.capability("rouge-l", "uses_sentences") is True
@@ -108,8 +108,15 @@ def test_the_signature_records_every_registry_option_and_measure():
     o = Options.make(stem=True, stopwords="smart", synonyms=True)
     v = data_versions(o, ["rouge-1", "rouge-su4"])
     for option in REGISTRY_OPTIONS:
-        if option != "tagger":  # only when a measure needs a tagger
+        # the tagger only when a measure needs one; aspects and topic weights only when set
+        if option not in ("tagger", "aspects", "topic_weights"):
             assert option in v, option
+    assert "aspects" not in v and "topic_weights" not in v
+    with_aspects = data_versions(Options.make(aspects="space", aspect_top=50, topic_weights="idf"),
+                                 ["rouge-aspect"])
+    assert with_aspects["aspects"]["name"] == "space"
+    assert with_aspects["aspects"]["data"].startswith("sha256:")
+    assert with_aspects["aspect_top"] == 50 and with_aspects["topic_weights"]["name"] == "idf"
     assert "tagger" not in v
     assert set(v["measures"]) == {"rouge-1", "rouge-su4"}
     assert v["stem"] == {"name": "rouge155", "version": "1", "origin": "rouge2", "data": STEM("rouge155")}

@@ -291,3 +291,37 @@ def test_huge_skip_distances_take_the_per_pair_path(measure, same_as):
     got = rouge2.score_corpus(pairs, measures=[measure])
     want = rouge2.score_corpus(pairs, measures=[same_as])
     assert [list(p.values()) for p in got] == [list(p.values()) for p in want]
+
+
+def test_batch_measures_beside_idf_weighted_ones(monkeypatch):
+    """``topic_weights: idf`` weighs a measure over every reference of the
+    call: with a batch measure in the same call (batch planning per
+    measure), the weighted one is still fitted first, so the numbers are
+    those of the per-pair path, in every entry point."""
+    import rouge2
+
+    lexicon = {"rooms": ["room", "rooms", "bed"], "service": ["staff", "service"], "food": ["breakfast", "food"]}
+    pairs = [("The rooms were clean and the staff kind.", ["Rooms clean, staff friendly, food good.",
+                                                        "Breakfast was fine."]),
+             ("Room service.", ["Breakfast and room service were good."]),
+             ("Nothing here.", "The bed was small.")]
+    measures = ["rouge-1", "rouge-aspect", "rouge-l"]
+    options = {"aspects": lexicon, "topic_weights": "idf"}
+
+    def every_door():
+        from rouge2.scoring.scorer import Scorer
+
+        return (rouge2.score_corpus(pairs, measures=measures, **options),
+                rouge2.score_corpus(iter(pairs), measures=measures, **options),
+                rouge2.corpus_stats(pairs, measures, **options),
+                [(c.start, list(c.stats), list(c.ref_starts))
+                 for c in rouge2.iter_corpus_stats(iter(pairs), measures, **options)],
+                batch.batch_plan(Scorer(measures, **options)) is not None)
+
+    monkeypatch.setattr(batch, "ENABLED", True)
+    *on, planned = every_door()
+    monkeypatch.setattr(batch, "ENABLED", False)
+    *off, _ = every_door()
+    assert planned or not kernels.HAVE_C
+    assert repr(on) == repr(off)
+    assert on[0][0]["rouge-aspect"] != rouge2.score_corpus(pairs[:1], measures=measures, **options)[0]["rouge-aspect"]

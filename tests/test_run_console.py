@@ -87,10 +87,12 @@ def test_console_ranks_sixteen_systems_in_natural_order(tmp_path, capsys):
     console = capsys.readouterr().out
     assert console.startswith("rouge2 run: sixteen - 16 systems, 3 tasks, 48 summaries;")
     assert result.console in console
-    assert "cells: mean F over 3 tasks per system [95% bootstrap interval]; ranked by rouge-1 F" in console
+    assert ("cells: mean F over 3 tasks per system, or the score after the measure's name (R recall, "
+            "P precision) [95% bootstrap interval]; ranked by rouge-1 F") in console
     header, rows = table_rows(console)
-    # the topic measure's tags are in its column header (the canonical measure name)
-    assert header == ["rank", "system", "rouge-1", "rouge-2", "rouge-l", "rouge-topic-nn|vb"]
+    # the topic measure's tags are in its column header (the canonical measure name), and the
+    # score it shows, its default: recall (no silent F, issue 19)
+    assert header == ["rank", "system", "rouge-1", "rouge-2", "rouge-l", "rouge-topic-nn|vb", "R"]
     assert len(rows) == 16
     assert [r.split()[1] for r in rows] == EXPECTED_ORDER
     assert [int(r.split()[0]) for r in rows] == EXPECTED_RANKS
@@ -168,15 +170,15 @@ def test_table_shows_tasks_when_they_differ_and_puts_nan_last():
 
 
 def test_comparisons_table():
-    comps = [{"system_a": "system16", "system_b": "system1", "measure": "rouge-1", "mean_a": 0.75,
-              "mean_b": 0.5, "difference": 0.25, "p_value": 0.001, "test": "paired-bootstrap",
-              "tasks": 3, "resamples": 1000, "seed": 4}]
+    comps = [{"system_a": "system16", "system_b": "system1", "measure": "rouge-1", "score": "fmeasure",
+              "mean_a": 0.75, "mean_b": 0.5, "difference": 0.25, "p_value": 0.001, "p_adjusted": 0.003,
+              "test": "paired-bootstrap", "tasks": 3, "resamples": 1000, "seed": 4}]
     lines = out.format_comparisons(comps).splitlines()
     assert lines[1].endswith("(paired-bootstrap, 1000 resamples, seed 4)")
-    assert lines[2].split() == ["system", "A", "system", "B", "measure", "F", "A", "F", "B", "A", "-", "B",
-                                "p", "tasks"]
-    assert lines[4].split() == ["system16", "system1", "rouge-1", "0.75000", "0.50000", "+0.25000",
-                                "0.0010", "3"]
+    assert lines[2].split() == ["system", "A", "system", "B", "measure", "score", "A", "B", "A", "-", "B",
+                                "p", "p", "Holm", "tasks"]
+    assert lines[4].split() == ["system16", "system1", "rouge-1", "F", "0.75000", "0.50000", "+0.25000",
+                                "0.0010", "0.0030", "3"]
 
 
 # --------------------------------------------------------------------------- the systems CSV

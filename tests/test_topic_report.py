@@ -136,7 +136,8 @@ def test_paper_example_csv_statuses(tmp_path):
     result = run(load_config(_paper_config(tmp_path)), progress=False)
     out = tmp_path / "out"
     rows = _rows(out / "topic_coverage.csv")
-    assert list(rows[0]) == ["task", "system", "reference", "topic", "status", "matched_with"]
+    assert list(rows[0]) == ["task", "system", "reference", "topic", "status", "matched_with", "stem", "upos",
+                             "aspects"]
     sys1 = {(r["topic"], r["status"], r["matched_with"]) for r in rows if r["system"] == "syssum1.txt"}
     # Example 1.1: SysSum1 covers display through its synonym screen, the rest exactly
     assert sys1 == {("phone", "exact", "phone"), ("lightweight", "exact", "lightweight"),
@@ -334,7 +335,7 @@ def test_dataset_level_analysis_on_a_hand_checked_example(tmp_path):
     assert summary["selection"] == "NN" and summary["counts"] == {"tasks": 3, "systems": 2, "pairs": 6}
 
     # the per-pair CSV keeps its rows: one per task, system, reference and topic word
-    rows = [tuple(r.values()) for r in _rows(tmp_path / "topic_coverage.csv")]
+    rows = [tuple(r.values())[:6] for r in _rows(tmp_path / "topic_coverage.csv")]
     assert rows[rows.index(("t1", "A", "R1", "phone", "exact", "phone")):][:4] == [
         ("t1", "A", "R1", "phone", "exact", "phone"), ("t1", "A", "R1", "screen", "exact", "screen"),
         ("t1", "A", "R1", "battery", "missed", ""), ("t1", "A", "R1", "case", "added", "")]

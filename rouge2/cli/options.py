@@ -51,6 +51,18 @@ def add_option_flags(parser: argparse.ArgumentParser) -> None:
                    help=f"part-of-speech tagger for topic measures: {_names('tagger')} (default spacy)")
     g.add_argument("--topic-auxiliaries", action="store_const", const=True, default=None,
                    help="count verb-tagged auxiliaries (is, was, has) as topic words")
+    g.add_argument("--topic-weights", metavar="NAME",
+                   help="none or idf: weigh topic words (aspects) by their inverse document frequency "
+                        "over the references, so generic words count less (rouge2 docs topics)")
+    g.add_argument("--aspects", metavar="PATH",
+                   help="an aspect lexicon: a folder of <aspect>.txt files ('weight word' lines), a .yaml "
+                        "or a .tsv file; for rouge-aspect and the per-aspect table (rouge2 docs aspects)")
+    g.add_argument("--aspect-top", metavar="N", help="keep each aspect's N words of largest weight")
+    g.add_argument("--aspect-min-mentions", metavar="N",
+                   help="lexicon hits that make an aspect mentioned (default 1)")
+    g.add_argument("--aspect-assign", metavar="MODE",
+                   help="sentence (default): a sentence's hits count for its most-hit aspect; word: "
+                        "for every aspect that lists the word")
     g.add_argument("--multi-reference", metavar="MODE",
                    help=f"combining several references: {_names('multi_reference')} (default pooled)")
     f = g.add_mutually_exclusive_group()
@@ -85,8 +97,8 @@ def option_values(args: argparse.Namespace) -> dict[str, Any]:
     """The option flags given on the command line, as ``Options.make`` keywords."""
     values: dict[str, Any] = {}
     for key in ("language", "tokenizer", "sentences", "stem", "stopwords", "word_limit", "byte_limit",
-                "synonym_lemmas", "tagger", "topic_auxiliaries", "multi_reference", "alpha", "beta",
-                "rounding"):
+                "synonym_lemmas", "tagger", "topic_auxiliaries", "topic_weights", "aspects", "aspect_top",
+                "aspect_min_mentions", "aspect_assign", "multi_reference", "alpha", "beta", "rounding"):
         value = getattr(args, key, _UNSET)
         if value is not _UNSET:
             values[key] = value

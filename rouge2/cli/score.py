@@ -8,7 +8,10 @@ Corpus mode (sacreBLEU-style), line-aligned files, one summary a line::
 
 prints the corpus mean R, P and F per measure with bootstrap intervals and
 the signature; with several ``-i`` files, one row per system, ranked, and a
-paired significance test of each against the first.  ``--average rouge155``
+paired significance test of each against the first (``--pairs all``: of
+every pair), on each measure's declared score or ``--compare-score``, with
+Holm-adjusted p-values.  ``--aspects`` adds the per-aspect coverage table
+(docs/aspects.md).  ``--average rouge155``
 prints ROUGE-1.5.5's own ``Average_R/P/F`` (means of bootstrap resample
 means) instead of the plain means.  ``--json`` prints a ``rouge2.score/1``
 document (:mod:`rouge2.schemas`), the same shape in every mode.
@@ -35,8 +38,19 @@ from typing import Any
 from rouge2 import files
 from rouge2.errors import UserError
 from rouge2.io.outputs import OutputFiles
+from rouge2.io.writers import format_comparisons
 from rouge2.limits import MAX_RESAMPLES, MAX_TEST_RESAMPLES, check_count
-from rouge2.stats.aggregate import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, compare
+from rouge2.measures import default_score
+from rouge2.scoring.aspects import aspect_coverage
+from rouge2.stats.aggregate import (
+    DEFAULT_CONFIDENCE,
+    DEFAULT_RESAMPLES,
+    adjust,
+    all_pairs,
+    compare,
+    compare_values,
+)
+from rouge2.stats.aspects import AspectStats, Bootstrap, aspect_table
 from rouge2.stats.significance import DEFAULT_TEST, DEFAULT_TEST_RESAMPLES, TESTS
 
 
@@ -271,22 +285,36 @@ def _table(result, script=None) -> list[str]:
     return [_count(len(result)) + _what(result, script), *_aligned(rows, 1)]
 
 
+_WORD = {"fmeasure": "F", "recall": "recall", "precision": "precision"}
+
+
+def _tested(args, measure: str) -> str:
+    """The score ``measure`` is ranked and tested on: ``--compare-score`` or its default."""
+    return args.compare_score if args.compare_score not in (None, "coverage") else default_score(measure)
+
+
 def _ranked_tables(results: dict, comparisons: list[dict], scripts: dict, args) -> list[str]:
     names = list(results)
     first = results[names[0]]
     key = first.measures[0]
-    ranked = sorted(names, key=lambda n: -float(_shown(results[n], scripts.get(n), key)[2]))
-    out = [f"{len(names)} systems ranked by {key} F{_what(first, scripts.get(names[0]))}; p: paired "
-           f"{args.test} test of the per-summary F against {names[0]} ({args.test_resamples} resamples)"]
+    index = {"recall": 0, "precision": 1, "fmeasure": 2}[_tested(args, key)]
+    ranked = sorted(names, key=lambda n: -float(_shown(results[n], scripts.get(n), key)[:3][index]))
+    tests = ("paired tests of every pair: the table below" if args.pairs == "all" else
+             f"p: paired {args.test} test of each measure's score against {names[0]} "
+             f"({args.test_resamples} resamples), Holm-adjusted over the systems")
+    out = [f"{len(names)} systems ranked by {key} {_WORD[_tested(args, key)]}"
+           f"{_what(first, scripts.get(names[0]))}; {tests}"]
     for m in first.measures:
-        out.append(f"\n{m}")
+        out.append(f"\n{m} (tested on {_WORD[_tested(args, m)]})")
         rows = [["rank", "system", "recall", "precision", "F"]
-                + ([f"{first.confidence * 100:g}% CI of F"] if first.resamples else []) + ["p"]]
+                + ([f"{first.confidence * 100:g}% CI of F"] if first.resamples else [])
+                + (["p Holm"] if args.pairs == "first" else [])]
         for rank, n in enumerate(ranked, 1):
             r, p, f, interval = _shown(results[n], scripts.get(n), m)
-            pv = next((c["p_value"] for c in comparisons if c["system"] == n and c["measure"] == m), None)
+            pv = next((c["p_adjusted"] for c in comparisons if c["system"] == n and c.get("measure") == m
+                       and c["baseline"] == names[0]), None)
             rows.append([str(rank), n, r, p, f] + ([f"[{interval[0]}, {interval[1]}]"] if interval else [])
-                        + ["baseline" if pv is None else f"{pv:.4f}"])
+                        + (["baseline" if pv is None else f"{pv:.4f}"] if args.pairs == "first" else []))
         out.extend(_aligned(rows, 2))
     return out
 
@@ -355,7 +383,8 @@ def _per_summary(outputs: OutputFiles | None, results: dict[str, Any]) -> None:
 
 #: corpus-only flags: their defaults (None in the parser, so -c can tell them given)
 _CORPUS_DEFAULTS = {"confidence": DEFAULT_CONFIDENCE, "resamples": DEFAULT_RESAMPLES, "seed": 0,
-                    "test": DEFAULT_TEST, "test_resamples": DEFAULT_TEST_RESAMPLES, "average": "mean"}
+                    "test": DEFAULT_TEST, "test_resamples": DEFAULT_TEST_RESAMPLES, "average": "mean",
+                    "pairs": "first", "compare_score": None}
 
 
 def _flag(key: str) -> str:
@@ -400,26 +429,56 @@ def _progress(args):
     return Progress({"auto": None, "on": True, "off": False}[args.progress])
 
 
-def _print_document(first, systems: list[dict], comparisons: list[dict], mode: str, average: str) -> None:
-    json.dump(first.document(systems, comparisons, mode=mode, average=average), sys.stdout, indent=2)
+def _print_document(first, systems: list[dict], comparisons: list[dict], mode: str, average: str,
+                    aspects: list[dict] | None = None) -> None:
+    document = first.document(systems, comparisons, mode=mode, average=average)
+    if aspects is not None:  # --aspects: the rows of aspects.csv
+        document["aspects"] = aspects
+    json.dump(document, sys.stdout, indent=2)
     print()
 
 
-def _comparisons(args, results: dict, progress) -> list[dict[str, Any]]:
-    """The paired test of each system against the first, per measure."""
+def _comparisons(args, results: dict, aspects: AspectStats | None, progress) -> list[dict[str, Any]]:
+    """The paired tests of several systems: each against the first (``--pairs
+    first``) or every pair (``--pairs all``), on each measure's default score or
+    ``--compare-score``, per aspect on coverage; Holm-adjusted p-values over
+    the pairs tested on one score of one measure (aspect)."""
     names = list(results)
-    first = results[names[0]]
+    pairs = all_pairs(names) if args.pairs == "all" else [(n, names[0]) for n in names[1:]]
+    if args.compare_score == "coverage":
+        if aspects is None:
+            raise UserError("--compare-score coverage compares the per-aspect coverage: give --aspects PATH")
+        return adjust(_coverage_tests(args, pairs, aspects, progress), family=("aspect", "score"))
+    measures = results[names[0]].measures
     out = []
-    phase = progress.phase("tests", (len(names) - 1) * len(first.measures), "tests", show=len(names) > 1)
-    with phase:
-        for other in names[1:]:
-            for m in first.measures:
-                c = compare([s[m] for s in results[other].per_summary], [s[m] for s in first.per_summary],
+    with progress.phase("tests", len(pairs) * len(measures), "tests", show=len(names) > 1) as phase:
+        for a, b in pairs:
+            for m in measures:
+                c = compare([s[m] for s in results[a].per_summary], [s[m] for s in results[b].per_summary],
                             test=args.test, resamples=args.test_resamples, seed=args.seed,
-                            label=f"{other}|{names[0]}|{m}")
-                out.append({"system": other, "baseline": names[0], "measure": m, **c})
+                            label=f"{a}|{b}|{m}", score=_tested(args, m))
+                out.append({"system": a, "baseline": b, "measure": m, **c})
+                phase.tick()
+    return adjust(out)
+
+
+def _coverage_tests(args, pairs: list[tuple[str, str]], aspects: AspectStats, progress) -> list[dict[str, Any]]:
+    out = []
+    with progress.phase("tests", len(pairs) * len(aspects.aspects), "tests") as phase:
+        for a, b in pairs:
+            for aspect in aspects.aspects:
+                ca, cb = aspects.task_coverage(None, a, aspect), aspects.task_coverage(None, b, aspect)
+                common = [t for t in ca if t in cb]
+                c = compare_values([ca[t] for t in common], [cb[t] for t in common], test=args.test,
+                                   resamples=args.test_resamples, seed=args.seed, score="coverage",
+                                   label=f"{a}|{b}|aspect:{aspect}|coverage")
+                out.append({"system": a, "baseline": b, "aspect": aspect, **c})
                 phase.tick()
     return out
+
+
+def _bootstrap(args) -> Bootstrap | None:
+    return Bootstrap(args.resamples, args.confidence, args.seed) if args.resamples else None
 
 
 def corpus_main(args) -> int:
@@ -442,20 +501,35 @@ def _corpus(args, outputs: OutputFiles | None) -> int:
                               resamples=args.resamples, seed=args.seed, progress=progress,
                               threads=args.threads, **kw)
                for name, preds in systems.items()}
-    comparisons = _comparisons(args, results, progress)
+    aspects = aspect_coverage(systems, refs, tasks=[str(i + 1) for i in range(len(refs))], **kw) \
+        if kw.get("aspects") else None
+    comparisons = _comparisons(args, results, aspects, progress)
     scripts = ({n: script_averages_of(r, args.confidence) for n, r in results.items()}
                if args.average == "rouge155" else {})
     _per_summary(outputs, results)
     first = next(iter(results.values()))
     if args.json:
         _print_document(first, [_system_entry(r, n, scripts.get(n)) for n, r in results.items()],
-                        comparisons, "corpus", args.average)
+                        comparisons, "corpus", args.average,
+                        aspects.rows(_bootstrap(args)) if aspects is not None else None)
         return 0
     lines = _table(first, scripts.get(next(iter(results)))) if len(results) == 1 else \
         _ranked_tables(results, comparisons, scripts, args)
     print("\n".join(lines))
+    _print_extras(args, aspects, comparisons)
     print(first.signature)
     return 0
+
+
+def _print_extras(args, aspects: AspectStats | None, comparisons: list[dict[str, Any]]) -> None:
+    """The systems x aspects table (``--aspects``) and the table of every
+    comparison (``--pairs all``, ``--compare-score coverage``)."""
+    if aspects is not None:
+        print("\n" + aspect_table(aspects.rows(_bootstrap(args)), aspects.aspects, "coverage",
+                                  args.confidence if args.resamples else None), end="")
+    if comparisons and (args.pairs == "all" or args.compare_score == "coverage"):
+        print(format_comparisons([{"system_a": c["system"], "system_b": c["baseline"], **c}
+                                  for c in comparisons]), end="")
 
 
 def _check_corpus_flags(args) -> None:
@@ -541,6 +615,12 @@ def _parser() -> argparse.ArgumentParser:
                     help=f"paired test of each system against the first (several -i files; default {DEFAULT_TEST})")
     ap.add_argument("--test-resamples", type=int, metavar="N",
                     help=f"resamples of the paired test (default {DEFAULT_TEST_RESAMPLES})")
+    ap.add_argument("--pairs", choices=("first", "all"),
+                    help="several -i files: test each system against the first (default), or every pair; "
+                         "p-values are Holm-adjusted over the pairs")
+    ap.add_argument("--compare-score", choices=("recall", "precision", "fmeasure", "coverage"),
+                    help="the score tested and ranked on (default: each measure's own, F for N/L/W/S, "
+                         "recall for topic and aspect measures); coverage: per aspect, with --aspects")
     ap.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                     help="progress bars on stderr (scoring, bootstrap, tests): auto = only on a terminal")
     add_threads_flag(ap)

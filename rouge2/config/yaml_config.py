@@ -25,6 +25,8 @@ import yaml
 from rouge2 import files
 from rouge2.analysis.languages import apply_preset
 from rouge2.analysis.stopwords import STOPWORDS
+from rouge2.aspects.lexicon import LEXICON_FORMATS, load_lexicon
+from rouge2.aspects.match import ASSIGN
 from rouge2.config.validate import (
     Apply,
     Bool,
@@ -41,6 +43,7 @@ from rouge2.config.validate import (
     compose,
     is_bool,
     is_null,
+    is_text,
     mapping,
     read_config_text,
     show,
@@ -50,7 +53,7 @@ from rouge2.io.inputs import INPUT_FORMATS, Columns, InputsConfig, compile_task_
 from rouge2.io.outputs import OUTPUTS
 from rouge2.io.topic_report import report_paths
 from rouge2.limits import MAX_RESAMPLES, MAX_TEST_RESAMPLES, MAX_VARIANTS
-from rouge2.measures import MEASURES, measure_forms
+from rouge2.measures import MEASURES, default_score, measure_forms
 from rouge2.pos.topics import TopicSelector
 from rouge2.registry import suggest
 from rouge2.scoring.options import Options, alpha_from_beta, normalize
@@ -78,6 +81,13 @@ class CompareConfig:
     test: str = DEFAULT_TEST
     resamples: int = DEFAULT_TEST_RESAMPLES
     seed: int = 0
+    #: the score tested: recall, precision, fmeasure, coverage (per aspect); None:
+    #: each measure's default score (F for N/L/W/S, recall for Topic/TopicUniq/Aspect)
+    score: str | None = None
+    #: every pair of systems (``pairs: all``) instead of the listed ``pairs``
+    all_pairs: bool = False
+    #: the aspects compared on coverage (None: every aspect of the lexicon)
+    aspects: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, init=False)
@@ -89,19 +99,21 @@ class OutputsConfig:
     files: dict[str, Path | None] = field(default_factory=dict)
     console: bool = True
     rank_by: str | None = None              # console ranking measure; None: the first measure
-    rank_by_score: str = "fmeasure"         # recall, precision or fmeasure
+    rank_by_score: str | None = None        # recall, precision or fmeasure; None: the measure's default
     topic_report_topics: str | None = None  # parts of speech; None: the first topic measure's
     topic_report_contrast: tuple[tuple[str, str], ...] | None = None  # None: compare.pairs
     topic_report_top: int = 50
     topic_report_task_order: str = "natural"
+    topic_report_variant: str | None = None   # the variant the report shows (None: the first)
     overwrite: bool = False                 # replace existing files rouge2 did not write
 
     def __init__(self, dir: Path, files: dict[str, Path | None] | None = None, console: bool = True,
-                 rank_by: str | None = None, rank_by_score: str = "fmeasure",
+                 rank_by: str | None = None, rank_by_score: str | None = None,
                  topic_report_topics: str | None = None,
                  topic_report_contrast: tuple[tuple[str, str], ...] | None = None,
                  topic_report_top: int = 50, topic_report_task_order: str = "natural",
-                 overwrite: bool = False, **paths: Path | None) -> None:
+                 topic_report_variant: str | None = None, overwrite: bool = False,
+                 **paths: Path | None) -> None:
         unknown = sorted(set(paths) - set(OUTPUTS.names()))
         if unknown:
             raise TypeError(f"OutputsConfig: no output named {unknown[0]!r}")
@@ -110,7 +122,8 @@ class OutputsConfig:
                             ("rank_by_score", rank_by_score), ("topic_report_topics", topic_report_topics),
                             ("topic_report_contrast", topic_report_contrast),
                             ("topic_report_top", topic_report_top),
-                            ("topic_report_task_order", topic_report_task_order), ("overwrite", overwrite)):
+                            ("topic_report_task_order", topic_report_task_order),
+                            ("topic_report_variant", topic_report_variant), ("overwrite", overwrite)):
             object.__setattr__(self, name, value)
 
     def __getattr__(self, name: str) -> Any:
@@ -145,13 +158,19 @@ class RunConfig:
     def option_sets(self) -> tuple[tuple[str | None, Options], ...]:
         """``(variant name, options)`` of every set the run scores (``None``: no variants)."""
         return self.variants or ((None, self.options),)
+
+    @property
+    def aspects(self) -> bool:
+        """Whether the run has an aspect lexicon (the ``aspects`` section): the
+        per-aspect outputs exist for it."""
+        return self.options.aspects != "none"
     #: ``file:line`` of keys checked after the inputs are read, such as
     #: ``compare.pairs[0]`` or ``outputs.topic_report.contrast[1]`` (messages only)
     locations: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     def settings(self) -> dict[str, Any]:
         """Every setting that changes a number, as plain JSON data."""
-        out = {
+        out: dict[str, Any] = {
             "inputs": {"format": self.inputs.format, "encoding": self.inputs.encoding},
             "options": self.options.settings(),
             "measures": list(self.measures),
@@ -161,10 +180,12 @@ class RunConfig:
                 "seed": self.bootstrap.seed,
             },
             "compare": None if self.compare is None else {
-                "pairs": [list(pr) for pr in self.compare.pairs],
+                "pairs": "all" if self.compare.all_pairs else [list(pr) for pr in self.compare.pairs],
                 "test": self.compare.test,
                 "resamples": self.compare.resamples,
                 "seed": self.compare.seed,
+                **({"score": self.compare.score} if self.compare.score is not None else {}),
+                **({"aspects": list(self.compare.aspects)} if self.compare.aspects is not None else {}),
             },
         }
         if self.variants:
@@ -177,6 +198,8 @@ class RunConfig:
 OUTPUT_DIR_DEFAULT = "rouge2-results"
 #: what ``outputs.rank_by_score`` accepts
 RANK_SCORES = ("fmeasure", "recall", "precision")
+#: what ``compare.score`` accepts (coverage: per aspect, runs with aspects)
+COMPARE_SCORES = ("recall", "precision", "fmeasure", "coverage")
 TOPIC_REPORT_DEFAULT = OUTPUTS.get("topic_report").default
 
 
@@ -296,8 +319,19 @@ PREPROCESS = Section("preprocess", {
     "synonym_lemmas": _option("synonym_lemmas", "true or false"),
     "tagger": _option("tagger", "a tagger name"),
     "topic_auxiliaries": _option("topic_auxiliaries", "true or false"),
+    "topic_weights": _option("topic_weights", "none or idf"),
     "language": _option("language", "an ISO 639-1 language code such as zh or de"),
 })
+
+ASPECTS = Section("aspects", {
+    "lexicon": Node(),  # a path (checked below)
+    "format": Choice(("seeds", "yaml", "tsv")),
+    "top": Int(minimum=0),
+    "min_mentions": Int(minimum=1),
+    "lemmas": Bool(),
+    "synonyms": Bool(),
+    "assign": Choice(ASSIGN),
+}, required=("lexicon",))
 
 COLUMNS = Section("inputs.columns", {
     "task": Text("a column name"),
@@ -318,6 +352,8 @@ COMPARE = Section("compare", {
     "test": Choice(TESTS),
     "resamples": Int(minimum=1, maximum=MAX_TEST_RESAMPLES),
     "seed": Int(minimum=0),
+    "score": Choice(COMPARE_SCORES),
+    "aspects": ListOf(Text("an aspect name"), scalar_ok=True),
 })
 
 def _outputs_section() -> Section:
@@ -342,6 +378,7 @@ TOP = Section("config", {
     "rounding": _option("rounding", "none or rouge155"),
     "bootstrap": Node(), "compare": Node(), "outputs": Node(),
     "variants": Node(), "compare_variants": Node(), "meta_evaluation": Node(),
+    "aspects": Node(),
 }, required=("inputs",))
 
 #: what a variant may override
@@ -449,7 +486,7 @@ def _system_pairs(ctx: Ctx, pnode: yaml.Node, key: str,
     if not isinstance(pnode, yaml.SequenceNode) or not pnode.value:
         raise ctx.fail(pnode, f"{key}: expected a list of system pairs such as "
                               f"[[systemA, systemB]], got {show(pnode)}")
-    pairs = []
+    pairs: list[tuple[str, str]] = []
     for item in pnode.value:
         names = ListOf(Text("a system name")).check(ctx, item, f"{key} item") \
             if isinstance(item, yaml.SequenceNode) else None
@@ -464,13 +501,78 @@ def _system_pairs(ctx: Ctx, pnode: yaml.Node, key: str,
     return pairs
 
 
-def _compare(ctx: Ctx, node: yaml.Node, locations: dict[str, str]) -> CompareConfig | None:
+def _compare(ctx: Ctx, node: yaml.Node, locations: dict[str, str],
+             aspects: tuple[str, ...] | None) -> CompareConfig | None:
+    """``compare``: ``pairs`` (a list, or ``all``), ``test``, ``resamples``,
+    ``seed``, ``score``, ``aspects``; ``aspects``: the aspects of the run's
+    lexicon (None without one)."""
     if is_null(node):
         return None
     c = COMPARE.check(ctx, node)
-    pairs = _system_pairs(ctx, c.get("pairs"), "compare.pairs", locations) if "pairs" in c else []
-    kw = {k: v for k, v in c.values.items() if k != "pairs"}
+    kw = {k: v for k, v in c.values.items() if k not in ("pairs", "aspects")}
+    pnode = c.get("pairs")
+    pairs: list[tuple[str, str]] = []
+    if pnode is not None and is_text(pnode) and pnode.value.strip().lower() == "all":
+        kw["all_pairs"] = True
+    elif pnode is not None:
+        pairs = _system_pairs(ctx, pnode, "compare.pairs", locations)
+    if c.get("score") == "coverage" and aspects is None:
+        raise ctx.fail(c.value_node("score"), "compare.score: coverage is the per-aspect coverage; "
+                                              "add an 'aspects' section (a lexicon), or test recall, "
+                                              "precision or fmeasure")
+    if "aspects" in c:
+        kw["aspects"] = _compare_aspects(ctx, c, aspects, locations)
     return CompareConfig(pairs=tuple(pairs), **kw)
+
+
+def _compare_aspects(ctx: Ctx, c: Checked, aspects: tuple[str, ...] | None,
+                     locations: dict[str, str]) -> tuple[str, ...]:
+    """``compare.aspects``: each an aspect of the run's lexicon."""
+    vnode = c.value_node("aspects")
+    if aspects is None:
+        raise ctx.fail(vnode, "compare.aspects: the config has no 'aspects' section")
+    for name in c.get("aspects"):
+        if name not in aspects:
+            raise ctx.fail(vnode, f"compare.aspects: no aspect named {name!r} in the lexicon"
+                                  f"{suggest(name, aspects)}; aspects: {', '.join(aspects)}")
+    locations["compare.aspects"] = ctx.loc(vnode)
+    return tuple(dict.fromkeys(c.get("aspects")))
+
+
+def _aspects(ctx: Ctx, node: yaml.Node) -> dict[str, Any]:
+    """``aspects``: a lexicon path, or ``{lexicon, format, top, min_mentions,
+    lemmas, synonyms, assign}``; the options it sets."""
+    if is_null(node):
+        return {}
+    if not isinstance(node, yaml.MappingNode):
+        return {"aspects": _lexicon(ctx, node, "aspects", None)}
+    c = ASPECTS.check(ctx, node)
+    values = {"aspects": _lexicon(ctx, c.get("lexicon"), "aspects.lexicon", c.get("format"))}
+    for key, option in (("top", "aspect_top"), ("min_mentions", "aspect_min_mentions"),
+                        ("lemmas", "aspect_lemmas"), ("synonyms", "aspect_synonyms"),
+                        ("assign", "aspect_assign")):
+        if key in c:
+            values[option] = c.get(key)
+    return values
+
+
+def _lexicon(ctx: Ctx, node: yaml.Node, key: str, fmt: str | None) -> Any:
+    """An aspect lexicon: a shipped one by name, or a path (relative to the
+    config's folder), read now: a mistake in the lexicon is reported before
+    any text is read."""
+    text = Text("a lexicon: space, or a path (a folder of <aspect>.txt files, a .yaml or a .tsv file)"
+                ).check(ctx, node, key)
+    if fmt is None and LEXICON_FORMATS.find(text) is not None and ":" not in text:
+        value = text  # a shipped lexicon (space)
+    else:
+        path = _path(ctx, node, key, text)
+        value = f"{fmt}:{path}" if fmt else str(path)
+    try:
+        canonical = normalize("aspects", value)
+        load_lexicon(canonical)
+    except UserError as exc:
+        raise ctx.fail(node, f"{key}: {str(exc).removeprefix('aspects: ')}") from None
+    return canonical
 
 
 def _output_file(ctx: Ctx, node: yaml.Node, key: str, out_dir: Path, default: str) -> Path | None:
@@ -488,7 +590,7 @@ def _output_file(ctx: Ctx, node: yaml.Node, key: str, out_dir: Path, default: st
 
 
 TOPIC_REPORT = Section("outputs.topic_report", {
-    "file": Node(), "topics": Node(),
+    "file": Node(), "topics": Node(), "variant": Text("a variant name"),
     "contrast": Node(),
     "top": Int(minimum=1, maximum=100_000),
     "task_order": Choice(("natural", "input", "lexical")),
@@ -502,7 +604,7 @@ def _topic_report(ctx: Ctx, node: yaml.Node, out_dir: Path, measures: tuple[str,
     extra: dict[str, Any] = {}
     if is_null(node) or (is_bool(node) and not ctx.value(node)):
         return None, None, extra
-    base: Path = out_dir / TOPIC_REPORT_DEFAULT
+    base: Path | None = out_dir / TOPIC_REPORT_DEFAULT
     topics: str | None = None
     if is_bool(node):
         pass
@@ -513,6 +615,9 @@ def _topic_report(ctx: Ctx, node: yaml.Node, out_dir: Path, measures: tuple[str,
             extra["topic_report_top"] = checked.get("top")
         if "task_order" in checked:
             extra["topic_report_task_order"] = checked.get("task_order")
+        if "variant" in checked:
+            extra["topic_report_variant"] = checked.get("variant")
+            locations["outputs.topic_report.variant"] = ctx.loc(checked.value_node("variant"))
         if "contrast" in checked:
             extra["topic_report_contrast"] = tuple(_system_pairs(ctx, checked.get("contrast"),
                                                                  "outputs.topic_report.contrast",
@@ -584,7 +689,7 @@ def _outputs(ctx: Ctx, node: yaml.Node | None, measures: tuple[str, ...],
     _distinct_files(ctx, c, files)
     return OutputsConfig(dir=out_dir, files=files, console=c.get("console", True), topic_report_topics=topics,
                          overwrite=c.get("overwrite", False), rank_by=_rank_by(ctx, c, measures),
-                         rank_by_score=c.get("rank_by_score", "fmeasure"), **extra)
+                         rank_by_score=c.get("rank_by_score"), **extra)
 
 
 def _distinct_files(ctx: Ctx, c: Checked, files: dict[str, Path | None]) -> None:
@@ -622,8 +727,9 @@ def _language_values(ctx: Ctx, pre: Checked) -> dict[str, Any]:
         raise ctx.fail(pre.value_node("stopwords"), f"preprocess.{exc}") from None
 
 
-def _options(ctx: Ctx, top: Checked, pre: Checked, sentences: str | None) -> Options:
-    values: dict[str, Any] = _language_values(ctx, pre)
+def _options(ctx: Ctx, top: Checked, pre: Checked, sentences: str | None,
+             aspects: dict[str, Any]) -> Options:
+    values: dict[str, Any] = {**_language_values(ctx, pre), **aspects}
     if sentences is not None:
         values["sentences"] = sentences
     for key in ("multi_reference", "rounding"):
@@ -648,7 +754,7 @@ def _options(ctx: Ctx, top: Checked, pre: Checked, sentences: str | None) -> Opt
 
 
 def _variants(ctx: Ctx, node: yaml.Node, base: Options, base_pre: Checked,
-              sentences: str | None, top: Checked) -> tuple[tuple[str, Options], ...]:
+              sentences: str | None, top: Checked, aspects: dict[str, Any]) -> tuple[tuple[str, Options], ...]:
     """``variants: {name: {preprocess: {...}, multi_reference: ...}}``: each a copy of the
     run's options with those overrides."""
     if is_null(node):
@@ -668,7 +774,7 @@ def _variants(ctx: Ctx, node: yaml.Node, base: Options, base_pre: Checked,
             raise ctx.fail(knode, f"variants: {name!r} is not a usable variant name (no @ / | , allowed)")
         if name in names:
             raise ctx.fail(knode, f"variants: {name!r} is given twice")
-        values: dict[str, Any] = _language_values(ctx, base_pre)
+        values: dict[str, Any] = {**_language_values(ctx, base_pre), **aspects}
         if sentences is not None:
             values["sentences"] = sentences
         for key in ("multi_reference", "rounding", "alpha"):
@@ -692,6 +798,19 @@ def _variants(ctx: Ctx, node: yaml.Node, base: Options, base_pre: Checked,
         out.append((name, options))
         names.add(name)
     return tuple(out)
+
+
+def _check_report_variant(outputs: OutputsConfig, variants: tuple[tuple[str, Options], ...],
+                          locations: dict[str, str]) -> None:
+    """``outputs.topic_report.variant`` names one of the run's variants."""
+    name = outputs.topic_report_variant
+    if name is None:
+        return
+    names = [n for n, _ in variants]
+    if name not in names:
+        where = locations.get("outputs.topic_report.variant", "")
+        raise UserError(f"{where}: outputs.topic_report.variant: no variant named {name!r}"
+                        f"{suggest(name, names)}; variants: {', '.join(names) or 'none (add a variants section)'}")
 
 
 def _variant_pairs(ctx: Ctx, node: yaml.Node, variants: tuple[tuple[str, Options], ...],
@@ -737,13 +856,14 @@ def _meta_metric(ctx: Ctx, item: yaml.Node, text: str, measures: tuple[str, ...]
 
 def _meta_compare(ctx: Ctx, c: Checked, measures: tuple[str, ...], names: list[str],
                   compare_variants: tuple[tuple[str, str], ...]) -> tuple:
-    """``meta_evaluation.compare``; by default each compared pair of variants, every measure, on F."""
+    """``meta_evaluation.compare``; by default each compared pair of variants, every measure, on
+    the measure's default score (F for N/L/W/S, recall for Topic/TopicUniq/Aspect)."""
     if "compare" in c:
         cnode = c.get("compare")
         raw = _system_pairs(ctx, cnode, "meta_evaluation.compare")
         return tuple((_meta_metric(ctx, item, a, measures, names), _meta_metric(ctx, item, b, measures, names))
                      for (a, b), item in zip(raw, cnode.value))
-    return tuple((Metric(m, "fmeasure", a), Metric(m, "fmeasure", b))
+    return tuple((Metric(m, default_score(m), a), Metric(m, default_score(m), b))
                  for a, b in compare_variants for m in measures)
 
 
@@ -794,14 +914,23 @@ def parse_config(text: str, source: str | Path | None = None,
     top = TOP.check(ctx, root)
     inputs, sentences = _inputs(ctx, top.get("inputs"))
     pre = PREPROCESS.check(ctx, top.get("preprocess"))
-    options = _options(ctx, top, pre, sentences)
+    aspects = _aspects(ctx, top.get("aspects")) if "aspects" in top else {}
+    options = _options(ctx, top, pre, sentences, aspects)
     measures = _measures(ctx, top.get("measures")) if "measures" in top else DEFAULT_MEASURES
+    if not aspects and any("aspects" in MEASURES.capability(m, "options", ()) for m in measures):
+        raise ctx.fail(top.value_node("measures"), "measures: rouge-aspect needs an aspect lexicon: "
+                                                   "add 'aspects: PATH' or 'aspects: space' (docs/aspects.md)")
     bootstrap = _bootstrap(ctx, top.get("bootstrap")) if "bootstrap" in top else None
     locations: dict[str, str] = {}
-    compare = _compare(ctx, top.get("compare"), locations) if "compare" in top else None
+    lexicon = load_lexicon(aspects["aspects"]) if aspects else None
+    names = lexicon.aspects if lexicon is not None else None
+    compare = _compare(ctx, top.get("compare"), locations, names) if "compare" in top else None
     outputs = _outputs(ctx, top.get("outputs"), measures, locations,
-                       frozenset(k for k in ("variants", "meta_evaluation") if k in top))
-    variants = _variants(ctx, top.get("variants"), options, pre, sentences, top) if "variants" in top else ()
+                       frozenset(k for k in ("variants", "meta_evaluation", "aspects") if k in top and
+                                 (k != "aspects" or aspects)))
+    variants = _variants(ctx, top.get("variants"), options, pre, sentences, top, aspects) \
+        if "variants" in top else ()
+    _check_report_variant(outputs, variants, locations)
     compare_variants: tuple[tuple[str, str], ...] = ()
     if "compare_variants" in top:
         compare_variants = _variant_pairs(ctx, top.get("compare_variants"), variants, "compare_variants")

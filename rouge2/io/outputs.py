@@ -35,6 +35,7 @@ from typing import IO, Any
 from rouge2.errors import UserError
 from rouge2.files import InputRecord
 from rouge2.io import writers as out
+from rouge2.io.aspect_report import write_aspect_report, write_aspects_csv
 from rouge2.io.atomic import OutputTransaction
 from rouge2.io.ownership import MANIFEST, OVERRIDE_HINT, OutputGuard, check_target
 from rouge2.io.topic_report import TopicReportWriter, report_paths
@@ -236,11 +237,13 @@ class _TopicReport:
         cfg, cov = ctx.cfg, ctx.coverage
         o, bs = cfg.outputs, cfg.bootstrap
         contrast = o.topic_report_contrast
-        if contrast is None and cfg.compare is not None:
+        if contrast is None and cfg.compare is not None and cfg.compare.pairs:
             contrast = cfg.compare.pairs
         self.html, self.ctx = html, ctx
+        variant = (o.topic_report_variant or cfg.variants[0][0]) if cfg.variants else None
         self.report = TopicReportWriter(ctx.open(html.with_suffix(".csv"), newline=""), cov.selection,
-                                        synonyms=cov.relation is not None, title=cfg.name,
+                                        synonyms=cov.relation is not None, title=_report_title(cfg, variant),
+                                        variant=variant, links=_report_links(cfg, html),
                                         resamples=bs.resamples if bs else 0,
                                         confidence=bs.confidence if bs else 0.95,
                                         seed=bs.seed if bs else 0, contrast=contrast,
@@ -256,6 +259,30 @@ class _TopicReport:
 
     def close(self) -> None:
         self.report.close()
+
+
+def _report_title(cfg: Any, variant: str | None) -> str | None:
+    """The topic report's title: the run's name, and with variants the one it
+    shows (``outputs.topic_report.variant``, default the first) and its synonyms."""
+    if variant is None:
+        return cfg.name
+    synonyms = "+".join(s if isinstance(s, str) else "inline" for s in dict(cfg.variants)[variant].synonyms)
+    return f"{cfg.name + ' ' if cfg.name else ''}[variant {variant}; synonyms: {synonyms or 'none'}]"
+
+
+def _report_links(cfg: Any, html: Path) -> list[tuple[str, str]]:
+    """The topic report's links to the run's other pages: the aspect heatmap."""
+    page = getattr(cfg.outputs, "aspect_report", None)
+    if page is None or not getattr(cfg, "aspects", False):
+        return []
+    return [("Aspect coverage (systems x aspects)", Path(os.path.relpath(page, html.parent)).as_posix())]
+
+
+def _write_aspect_report(f: IO[str], cfg: Any, result: Any) -> None:
+    summary = result.summary.get("aspects", {})
+    write_aspect_report(f, result.aspect_stats, result.aspects, title=cfg.name,
+                        settings={k: summary.get(k) for k in ("lexicon", "top", "min_mentions", "assign", "weights")},
+                        confidence=cfg.bootstrap.confidence if cfg.bootstrap else None)
 
 
 def _topic_paths(html: Path) -> list[Path]:
@@ -289,6 +316,12 @@ register("correlations_json", OutputSpec("correlations.json", write=_write_corre
 register("correlations_csv", OutputSpec("correlations.csv", write=write_correlations_csv, newline="",
                                         needs="meta_evaluation", group="meta-evaluation"),
          "correlations with human judgments, one row each")
+register("aspects_csv", OutputSpec("aspects.csv", write=lambda f, cfg, r: write_aspects_csv(f, r.aspects),
+                                   newline="", needs="aspects", group="aspects"),
+         "per (variant, system, aspect): coverage with its interval, mention recall and precision")
+register("aspect_report", OutputSpec("aspects.html", write=_write_aspect_report, needs="aspects",
+                                     group="aspects"),
+         "the systems x aspects heatmap page, drilling down to tasks and words")
 register("topic_report", OutputSpec("topic_coverage", generic=False, sink=_TopicReport, paths=_topic_paths,
                                     group="topic report"),
          "the topic-coverage report: HTML pages, CSV and JSON")

@@ -22,7 +22,7 @@ import csv
 import io
 import json
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -217,7 +217,8 @@ def write_systems_csv(out: IO[str], systems: Mapping[str, Mapping[str, Mapping]]
                         repr(float(e["fmeasure"])), e["tasks"], *bounds))
 
 
-_SCORE_WORD = {"recall": "recall", "precision": "precision", "fmeasure": "F"}
+_SCORE_WORD = {"recall": "recall", "precision": "precision", "fmeasure": "F", "coverage": "coverage"}
+_SCORE_LETTER = {"recall": "R", "precision": "P", "fmeasure": "F"}
 
 
 def _rank_value(x: float) -> float:
@@ -272,9 +273,10 @@ CONSOLE_ROWS = 20
 
 
 def format_system_table(systems: Mapping[str, Mapping[str, Mapping]], measures: Sequence[str], *,
-                        rank_by: str | None = None, rank_score: str = "fmeasure",
+                        rank_by: str | None = None, rank_score: str | None = None,
                         confidence: float | None = None, title: str | None = None,
-                        width: int = CONSOLE_WIDTH, max_rows: int | None = None) -> str:
+                        width: int = CONSOLE_WIDTH, max_rows: int | None = None,
+                        scores: Mapping[str, str] | None = None) -> str:
     """A wide table: one line per system, ranked, one column per measure.
 
     ``systems`` maps system -> measure -> ``{recall, precision, fmeasure,
@@ -287,19 +289,26 @@ def format_system_table(systems: Mapping[str, Mapping[str, Mapping]], measures: 
     numbers of tasks, a ``tasks`` column shows them.  Measures that do not
     fit in ``width`` characters wrap into further blocks, each repeating the
     rank and system columns.  With ``max_rows``, a longer table shows the
-    best systems and the last one, and counts the others in one line."""
+    best systems and the last one, and counts the others in one line.
+    ``scores``: the score shown per measure (default F; a measure shown on
+    another score has it after its name: ``rouge-aspect R``); the ranking
+    score defaults to ``rank_by``'s."""
     measures = list(measures)
+    shown_score = {m: (scores or {}).get(m, "fmeasure") for m in measures}
     rank_by = rank_by or measures[0]
+    rank_score = rank_score or shown_score[rank_by]
     ranked = rank_systems(systems, rank_by, rank_score)
     task_counts = sorted({e["tasks"] for per in systems.values() for e in per.values()})
     with_ci = any(e.get("ci") for per in systems.values() for e in per.values())
-    lead_headers, numeric_lead, lead_rows = _lead_columns(systems, ranked, rank_by, rank_score,
-                                                          len(task_counts) > 1)
-    cells = [[_cell(systems[s][m], with_ci) for m in measures] for _, s in ranked]
+    lead_headers, numeric_lead, lead_rows = _lead_columns(
+        systems, ranked, rank_by, rank_score if rank_score != shown_score[rank_by] else None,
+        len(task_counts) > 1)
+    cells = [[_cell(systems[s][m], with_ci, shown_score[m]) for m in measures] for _, s in ranked]
+    heads = [m if shown_score[m] == "fmeasure" else f"{m} {_SCORE_LETTER[shown_score[m]]}" for m in measures]
     lines = [title] if title else []
-    lines.append(_table_heading(task_counts, with_ci, confidence, rank_by, rank_score))
+    lines.append(_table_heading(task_counts, with_ci, confidence, rank_by, rank_score, set(shown_score.values())))
     shown = _shown_rows(len(ranked), max_rows)
-    lines += _blocks(lead_headers, numeric_lead, [lead_rows[i] for i in shown], measures,
+    lines += _blocks(lead_headers, numeric_lead, [lead_rows[i] for i in shown], heads,
                      [cells[i] for i in shown], width, hidden=len(ranked) - len(shown))
     return "\n".join(lines) + "\n"
 
@@ -311,9 +320,10 @@ def _shown_rows(n: int, max_rows: int | None) -> list[int]:
     return [*range(max(1, max_rows - 2)), n - 1]
 
 
-def _lead_columns(systems, ranked, rank_by: str, rank_score: str,
+def _lead_columns(systems, ranked, rank_by: str, rank_score: str | None,
                   tasks_column: bool) -> tuple[list[str], set[int], list[list[str]]]:
-    """The rank and system columns (and the tasks and rank-score columns when due)."""
+    """The rank and system columns (and the tasks and rank-score columns when
+    due: ``rank_score`` None when it is the score shown)."""
     headers = ["rank", "system"]
     rows = [[str(r), s] for r, s in ranked]
     numeric = {0}
@@ -322,7 +332,7 @@ def _lead_columns(systems, ranked, rank_by: str, rank_score: str,
         numeric.add(len(headers) - 1)
         for row, (_, s) in zip(rows, ranked):
             row.append(str(systems[s][rank_by]["tasks"]))
-    if rank_score != "fmeasure":
+    if rank_score is not None:
         headers.append(f"{rank_by} {_SCORE_WORD[rank_score]}")
         numeric.add(len(headers) - 1)
         for row, (_, s) in zip(rows, ranked):
@@ -330,19 +340,21 @@ def _lead_columns(systems, ranked, rank_by: str, rank_score: str,
     return headers, numeric, rows
 
 
-def _cell(e: Mapping, with_ci: bool) -> str:
-    text = f"{e['fmeasure']:.5f}"
-    ci = (e.get("ci") or {}).get("fmeasure")
+def _cell(e: Mapping, with_ci: bool, score: str = "fmeasure") -> str:
+    text = f"{e[score]:.5f}"
+    ci = (e.get("ci") or {}).get(score)
     if with_ci and ci:
         text += f" [{_bound(ci[0])},{_bound(ci[1])}]"
     return text
 
 
 def _table_heading(counts: Sequence[int], with_ci: bool, confidence: float | None, rank_by: str,
-                   rank_score: str) -> str:
+                   rank_score: str, kinds: Set[str] = frozenset({"fmeasure"})) -> str:
     over = (f"over {counts[0]} task{'s' if counts[0] != 1 else ''} per system" if len(counts) == 1
             else "over each system's tasks")
-    what = f"cells: mean F {over}"
+    what = (f"cells: mean F {over}" if kinds == {"fmeasure"} else
+            f"cells: mean {_SCORE_WORD[next(iter(kinds))]} {over}" if len(kinds) == 1 else
+            f"cells: mean F {over}, or the score after the measure's name (R recall, P precision)")
     if with_ci:
         pct = f"{confidence * 100:g}% " if confidence else ""
         what += f" [{pct}bootstrap interval]"
@@ -394,25 +406,22 @@ def format_comparisons(comparisons: Sequence[Mapping], limit: int | None = None)
         more = len(comparisons) - limit
         comparisons = comparisons[:limit]
     settings = {(c["test"], c["resamples"], c["seed"]) for c in comparisons}
-    headers = ["system A", "system B", "measure", "F A", "F B", "A - B", "p", "tasks"]
+    what = "aspect" if "aspect" in comparisons[0] else "measure"
+    headers = ["system A", "system B", what, "score", "A", "B", "A - B", "p", "p Holm", "tasks"]
     shared = len(settings) == 1
     if not shared:
         headers += ["test", "resamples", "seed"]
-    rows = []
-    for c in comparisons:
-        row = [str(c["system_a"]), str(c["system_b"]), str(c["measure"]), f"{c['mean_a']:.5f}",
-               f"{c['mean_b']:.5f}", f"{c['difference']:+.5f}", f"{c['p_value']:.4f}", str(c["tasks"])]
-        if not shared:
-            row += [str(c["test"]), str(c["resamples"]), str(c["seed"])]
-        rows.append(row)
+    rows = [_comparison_row(c, what) + ([] if shared else [str(c["test"]), str(c["resamples"]), str(c["seed"])])
+            for c in comparisons]
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
-    right = {3, 4, 5, 6, 7, 9, 10}
+    right = {4, 5, 6, 7, 8, 9, 11, 12}
 
     def fmt(parts: Sequence[str]) -> str:
         return "  ".join(p.rjust(widths[i]) if i in right else p.ljust(widths[i])
                          for i, p in enumerate(parts)).rstrip()
 
-    heading = "paired significance tests on F over the tasks both systems have, two-sided p"
+    heading = ("paired significance tests over the tasks both systems have, two-sided p; p Holm: "
+               "Holm-Bonferroni over the pairs tested on one score of one " + what)
     if shared:
         test, resamples, seed = next(iter(settings))
         heading += f" ({test}, {resamples} resamples, seed {seed})"
@@ -421,6 +430,13 @@ def format_comparisons(comparisons: Sequence[Mapping], limit: int | None = None)
     if more:
         lines.append(f"... {_plural(more, 'more test')} (every test: summary.json, comparisons)")
     return "\n".join(lines) + "\n"
+
+
+def _comparison_row(c: Mapping, what: str) -> list[str]:
+    adjusted = c.get("p_adjusted")
+    return [str(c["system_a"]), str(c["system_b"]), str(c[what]), _SCORE_WORD.get(c["score"], c["score"]),
+            f"{c['mean_a']:.5f}", f"{c['mean_b']:.5f}", f"{c['difference']:+.5f}", f"{c['p_value']:.4f}",
+            "-" if adjusted is None else f"{adjusted:.4f}", str(c["tasks"])]
 
 
 # ---------------------------------------------------------------------------
@@ -542,20 +558,22 @@ def format_variant_rankings(rankings: Mapping[str, Any], variants: Mapping[str, 
     first variant (Kendall tau-b, Spearman, same order)."""
     names = list(variants)
     base = names[0]
+    score = rankings.get("scores", {}).get(measure, "fmeasure")  # the measure's ranking score
+    word = _SCORE_WORD[score]
     agree = {a["variant_b"]: a for a in rankings.get("agreement", ())
              if a["variant_a"] == base and a["measure"] == measure}
-    rows = [["variant", f"{measure} F", "best system", f"Kendall tau vs {base}", "Spearman", "order"]]
+    rows = [["variant", f"{measure} {word}", "best system", f"Kendall tau vs {base}", "Spearman", "order"]]
     for name in names[:limit]:
         systems = variants[name]
-        mean_f = sum(e[measure]["fmeasure"] for e in systems.values()) / max(1, len(systems))
+        mean_f = sum(e[measure][score] for e in systems.values()) / max(1, len(systems))
         best = rankings["rankings"][name][measure][0] if rankings["rankings"][name][measure] else "-"
         a = agree.get(name)
         rows.append([name, f"{mean_f:.5f}", best,
                      "-" if a is None else f"{a['kendall']:+.3f}",
                      "-" if a is None else f"{a['spearman']:+.3f}",
                      "-" if a is None else ("same" if a["same_order"] else "different")])
-    lines = ["", f"variants: mean F over the systems, best system, and ranking agreement with {base} "
-                 f"on {measure} F"]
+    lines = ["", f"variants: mean {word} over the systems, best system, and ranking agreement with {base} "
+                 f"on {measure} {word}"]
     lines += _align_rows(rows)
     if len(names) > limit:
         lines.append(f"... {len(names) - limit} more variants (every variant: variants.csv; rankings: "
@@ -579,10 +597,11 @@ def format_variant_comparisons(rows: Sequence[Mapping[str, Any]], alpha: float =
         measures = len({c["measure"] for c in tests})
         below = sum(1 for c in tests if c["p_value"] < alpha)
         diff = sum(c["difference"] for c in tests) / len(tests)
-        lines.append(f"paired tests {a} vs {b} (per system and measure, F over its tasks, "
+        scores = "/".join(sorted({_SCORE_WORD[c.get("score", "fmeasure")] for c in tests}))
+        lines.append(f"paired tests {a} vs {b} (per system and measure, {scores} over its tasks, "
                      f"{tests[0]['test']}): p < {alpha:g} in {below} of {len(tests)} ({systems} "
                      f"system{'s' if systems != 1 else ''} x {measures} measure{'s' if measures != 1 else ''}), "
-                     f"mean difference {diff:+.5f} F; every test: summary.json")
+                     f"mean difference {diff:+.5f}; every test: summary.json")
     if len(by_pair) > limit:
         lines.append(f"... {len(by_pair) - limit} more pairs of variants (summary.json)")
     return "\n".join(lines) + "\n"

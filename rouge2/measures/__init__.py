@@ -19,6 +19,8 @@ signature, whatever spelling was asked for):
 ``rouge-su<k>``, ``rouge-su*`` the same plus unigrams
 ``rouge-topic-<tags>``         ROUGE-Topic over parts of speech (``rouge-topic-nn|jj``)
 ``rouge-topicuniq-<tags>``     ROUGE-TopicUniq
+``rouge-aspect``               ROUGE-Aspect: the reference's aspects the summary
+                               mentions (needs ``aspects=``, a lexicon)
 =============================  ==============================================
 
 Names are case-insensitive.  Accepted spellings besides the canonical ones:
@@ -40,7 +42,8 @@ from rouge2.measures.lcs import MAX_WEIGHT
 from rouge2.measures.ngram import MAX_N
 
 __all__ = ["MAX_N", "MAX_WEIGHT", "MEASURES", "MEASURE_FORMS", "BatchSpec", "Measure", "PairStats",
-           "batch_spec", "canonical_measure", "measure_capability", "measure_forms", "parse_measure"]
+           "batch_spec", "canonical_measure", "default_score", "measure_capability", "measure_forms",
+           "parse_measure"]
 
 
 def measure_forms() -> str:
@@ -74,3 +77,11 @@ def parse_measure(name: Any, **options: Any) -> Measure:
     canonical = canonical_measure(name)
     wanted = MEASURES.capability(canonical, "options", ())
     return MEASURES.get(canonical, **{k: v for k, v in options.items() if k in wanted})
+
+
+def default_score(name: Any) -> str:
+    """The score a measure is compared and ranked on when the user names none:
+    its family's capability ``default_score`` (``fmeasure`` for N, L, W, S,
+    SU; ``recall`` for Topic, TopicUniq, Aspect); ``fmeasure`` for a custom
+    measure object no family registered."""
+    return measure_capability(name, "default_score", "fmeasure")

@@ -44,6 +44,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rouge2.aspects.lexicon import load_lexicon
 from rouge2.errors import UserError
 from rouge2.measures.topic import Topic, annotate
 from rouge2.pos.tagger import load_tagger
@@ -53,7 +54,8 @@ STATUSES = ("exact", "synonym", "missed", "added")
 #: one-letter codes of a reference topic word's status against one reference
 STATUS_CODE = {"exact": "e", "synonym": "s", "missed": "m"}
 
-Row = tuple[str, str, str, str, str, str]  # task, system, reference, topic, status, matched_with
+#: task, system, reference, topic, status, matched_with, stem, upos, aspects
+Row = tuple[str, str, str, str, str, str, str, str, str]
 
 
 # ---------------------------------------------------------------------------
@@ -190,7 +192,7 @@ class ReferenceCoverage:
 class PairCoverage:
     """The coverage data of one (task, system) against all its references."""
 
-    #: CSV rows: task, system, reference, topic, status, matched_with
+    #: CSV rows: task, system, reference, topic, status, matched_with, stem, upos, aspects
     rows: list[Row] = field(default_factory=list)
     #: pooled over the references: reference (topic words), exact, synonym, missed, added
     counts: dict[str, int] = field(default_factory=dict)
@@ -266,6 +268,8 @@ class TopicCoverage:
             self.relation = relation_for(scorer.synonyms, None, key=key)
         self.analyzer = analyzer
         self.tagger = tagger
+        #: stem -> the aspects of the run's lexicon it is a one-word entry of ("a|b")
+        self.aspects_of = _aspects_of(scorer, analyzer)
         self.selection = str(self.measure.selector)
         self.auxiliaries = bool(auxiliaries)
         self._span_cache: dict[str, list[tuple[int, int, str]]] = {}
@@ -336,27 +340,42 @@ class TopicCoverage:
         match = assign(cand, [(stem, word) for stem, word, _ in ref3], related)
         local = dict.fromkeys(("reference", *STATUSES), 0)
         codes = []
+        aspects = self.aspects_of.get
         for j, (stem, word, upos) in enumerate(ref3):
             local["reference"] += 1
             if j in match:
                 i, kind = match[j]
-                result.rows.append((task, system, name, word, kind, cand[i][1]))
+                result.rows.append((task, system, name, word, kind, cand[i][1], stem, upos, aspects(stem, "")))
             else:
                 i, kind = -1, "missed"
-                result.rows.append((task, system, name, word, kind, ""))
+                result.rows.append((task, system, name, word, kind, "", stem, upos, aspects(stem, "")))
             union.reference_word(stem, word, upos, kind, i)
             local[kind] += 1
             codes.append(STATUS_CODE[kind])
         used = {i for i, _ in match.values()}
-        for i, (_, word) in enumerate(cand):
+        for i, (stem, word, upos) in enumerate(cand3):
             if i not in used:
-                result.rows.append((task, system, name, word, "added", ""))
+                result.rows.append((task, system, name, word, "added", "", stem, upos, aspects(stem, "")))
                 local["added"] += 1
         for key, v in local.items():
             result.counts[key] += v
         index = {stem: j for j, (stem, _, _) in enumerate(ref3)}
         spans = [(s, e, index[stem]) for s, e, stem in self._reference_spans(ref_text) if stem in index]
         return ReferenceCoverage(name, ref_text, ref3, "".join(codes), spans, local)
+
+
+def _aspects_of(scorer: Any, analyzer: Any) -> dict[str, str]:
+    """Stem -> the aspects (``|``-joined, lexicon order) whose one-word entries
+    it is, for the run's aspect lexicon (empty without one)."""
+    lexicon = load_lexicon(getattr(getattr(scorer, "options", None), "aspects", "none"))
+    if lexicon is None:
+        return {}
+    out: dict[str, list[str]] = {}
+    for entry in lexicon.top(scorer.options.aspect_top).entries:
+        key = analyzer._finish(analyzer._tokenize(entry.text))[0]
+        if len(key) == 1 and entry.aspect not in out.setdefault(key[0], []):
+            out[key[0]].append(entry.aspect)
+    return {stem: "|".join(a) for stem, a in out.items()}
 
 
 class _TaskTopics:

@@ -44,7 +44,7 @@ class Topic(Measure):
     needs_tagger = True
 
     def __init__(self, spec: str, unique: bool = False, synonyms=None, tagger=None,
-                 auxiliaries: bool = False):
+                 auxiliaries: bool = False, weights: str = "none"):
         self.selector = TopicSelector.parse(spec, auxiliaries=auxiliaries)
         self.unique = unique
         self.auxiliaries = bool(auxiliaries)
@@ -52,6 +52,10 @@ class Topic(Measure):
         self._key = ("topic", str(self.selector), self.auxiliaries)
         self.analyzer = None
         self.tagger = tagger
+        #: topic_weights: "idf" weighs each topic word by its inverse document
+        #: frequency over the run's references (rouge2.measures.weights)
+        self.weighting = weights
+        self.frequencies = None
 
     def prepare(self, analyzer, tagger=None) -> None:
         """Attach the run's analyzer and tagger (the Scorer calls this)."""
@@ -102,9 +106,30 @@ class Topic(Measure):
             counts = Counter(dict.fromkeys(counts, 1))
         return counts
 
+    @property
+    def weighted(self) -> bool:
+        return self.weighting == "idf"
+
+    def fit(self, frequencies) -> None:
+        """Use these document frequencies (of topic stems) for the weights."""
+        self.frequencies = frequencies
+
+    def document_units(self, text) -> set[str]:
+        """What a reference contributes to the document frequencies: its topic stems."""
+        return {u[0] for u in self.units(text)}
+
+    def _weighted_stats(self, c: Counter, r: Counter) -> PairStats:
+        # counts keyed by stem (no synonyms with weights): sums of idf weights
+        assert self.frequencies is not None  # stats() checks it
+        idf = self.frequencies.idf
+        hit = sum(min(n, r[u]) * idf(u) for u, n in c.items() if u in r)
+        return PairStats(hit, sum(n * idf(u) for u, n in r.items()), sum(n * idf(u) for u, n in c.items()))
+
     def stats(self, cand, ref) -> PairStats:
         c = self._counts(self.units(cand))
         r = self._counts(self.units(ref))
+        if self.frequencies is not None and self.weighted and self.relation is None:
+            return self._weighted_stats(c, r)
         c_total, r_total = sum(c.values()), sum(r.values())
         if not c_total or not r_total:
             return PairStats(0, r_total, c_total)
@@ -129,9 +154,9 @@ def _matcher(kind: str):
     return match
 
 
-def _topic(canonical: str, topic_auxiliaries: bool = False) -> Topic:
+def _topic(canonical: str, topic_auxiliaries: bool = False, topic_weights: str = "none") -> Topic:
     kind, spec = canonical[len("rouge-"):].split("-", 1)
-    return Topic(spec, unique=kind == "topicuniq", auxiliaries=topic_auxiliaries)
+    return Topic(spec, unique=kind == "topicuniq", auxiliaries=topic_auxiliaries, weights=topic_weights)
 
 
 def topic_tags(canonical: str) -> str:
@@ -141,7 +166,8 @@ def topic_tags(canonical: str) -> str:
 
 # "topic_tags": canonical name -> its parts of speech (the topic report reads them)
 _CAPABILITIES = {"batch": False, "needs_tagger": True, "uses_sentences": False,
-                 "default_score": "recall", "options": ("topic_auxiliaries",), "topic_tags": topic_tags}
+                 "default_score": "recall", "options": ("topic_auxiliaries", "topic_weights"),
+                 "topic_tags": topic_tags}
 MEASURES.register_family("rouge-topic-<tags>", _matcher("topic"),
                          "ROUGE-Topic: overlap of the words with the chosen parts of speech (NN|JJ, NOUN|ADJ)",
                          examples=("rouge-topic-nn|jj",), capabilities=_CAPABILITIES)(_topic)

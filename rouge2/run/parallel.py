@@ -35,7 +35,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from math import ceil
 from typing import Any
@@ -43,6 +43,7 @@ from typing import Any
 from rouge2.io.atomic import deferred_signals
 from rouge2.io.inputs import InputItem
 from rouge2.io.topic_report import TopicCoverage
+from rouge2.measures.aspect_coverage import AspectCoverage
 from rouge2.measures.base import PairStats
 from rouge2.scoring.batch import CHUNK, PYTHON_LOCK, batch_plan, ordered_map
 from rouge2.scoring.options import Options
@@ -62,7 +63,8 @@ class PairScorer:
     statistics against each reference and the combined score; the topic
     coverage (under the first set) when the report is on."""
 
-    def __init__(self, measures: tuple[str, ...], option_sets, report_topics: str | None):
+    def __init__(self, measures: tuple[str, ...], option_sets, report_topics: str | tuple | None,
+                 frequencies: dict | None = None):
         if isinstance(option_sets, Options):
             option_sets = ((None, option_sets),)
         analyzers: dict[tuple, Any] = {}
@@ -79,7 +81,40 @@ class PairScorer:
         self.batched = any(p is not None for p in self.plans.values())
         self.coverage = None
         if report_topics is not None:
-            self.coverage = TopicCoverage(self.scorer, report_topics)
+            # "spec" or ("spec", variant): the report shows that variant (default: the first)
+            spec, variant = report_topics if isinstance(report_topics, tuple) else (report_topics, None)
+            self.coverage = TopicCoverage(self.scorers.get(variant, self.scorer), spec)
+        #: per variant, its per-aspect analysis (runs with an aspect lexicon)
+        self.aspects = {name: AspectCoverage(sc) for name, sc in self.scorers.items()
+                        if sc.options.aspects != "none"}
+        if frequencies is not None:
+            self.apply(frequencies)
+
+    # -- topic_weights: idf over the run's references ------------------------
+    @property
+    def weighted(self) -> bool:
+        """Whether a measure or the aspect analysis weighs units by idf."""
+        return any(sc.weighted for sc in self.scorers.values()) or any(
+            a.weighted for a in self.aspects.values())
+
+    def frequencies(self, references) -> dict:
+        """Per variant, the document frequencies its weights need, over
+        ``references`` (an iterable of reference texts, read once)."""
+        refs = list(references) if not isinstance(references, list) else references
+        out: dict = {}
+        for name, sc in self.scorers.items():
+            entry: dict = {"measures": sc.frequencies(refs) if sc.weighted else {}}
+            if name in self.aspects and self.aspects[name].weighted:
+                entry["aspects"] = self.aspects[name].frequencies_of(refs)
+            out[name] = entry
+        return out
+
+    def apply(self, frequencies: dict) -> None:
+        """Give every variant the document frequencies of :meth:`frequencies`."""
+        for name, entry in frequencies.items():
+            self.scorers[name].fit(frequencies=entry["measures"])
+            if "aspects" in entry:
+                self.aspects[name].fit(entry["aspects"])
 
     @staticmethod
     def _score(sc: Scorer, item: InputItem) -> tuple[dict[str, Score], dict[str, list[PairStats]]]:
@@ -94,7 +129,7 @@ class PairScorer:
                                    [p[1] for p in pairs], o.rounding)
         return scores, stats
 
-    def __call__(self, item: InputItem) -> tuple[dict[Any, tuple[dict[str, Score], dict]], Any, tuple[bool, int]]:
+    def __call__(self, item: InputItem) -> tuple[dict[Any, tuple[dict[str, Score], dict]], Any, tuple[bool, int], dict]:
         per_variant = {name: self._score(sc, item) for name, sc in self.scorers.items()}
         return self._finish(item, per_variant, None)
 
@@ -139,7 +174,9 @@ class PairScorer:
             analyzer = self.scorer.analyzer
             empty = (analyzer.analyze(item.candidate, cache=False).is_empty,
                      sum(1 for r in item.references if analyzer.analyze(r).is_empty))
-        return per_variant, cov, empty
+        aspects = {name: a.pair(item.task, item.system, item.candidate, list(item.references))
+                   for name, a in self.aspects.items()}
+        return per_variant, cov, empty, aspects
 
 
 def _text(t) -> str:
@@ -203,9 +240,9 @@ def quiet_signals() -> None:
                     pass
 
 
-def _init_worker(measures, option_sets, report_topics) -> None:
+def _init_worker(measures, option_sets, report_topics, frequencies=None) -> None:
     global _WORKER
-    _WORKER = PairScorer(measures, option_sets, report_topics)
+    _WORKER = PairScorer(measures, option_sets, report_topics, frequencies)
 
 
 def _score_chunk(chunk: list[InputItem]) -> list:
@@ -276,7 +313,7 @@ class Workers:
         self.worker_args = worker_args
         #: builds a worker's state from ``worker_args`` (default: its PairScorer)
         self.initializer = initializer if initializer is not None else _init_worker
-        self._pool = None
+        self._pool: ProcessPoolExecutor | None = None
 
     @property
     def parallel(self) -> bool:
@@ -358,10 +395,9 @@ def scored(items: Iterable[InputItem], pair_scorer: PairScorer, workers: Workers
     :class:`Workers`, or a number of processes with ``worker_args``, for a
     pool of its own)."""
     own = not isinstance(workers, Workers)
-    if own:
-        workers = Workers(workers, worker_args or ())
+    pool_of = workers if isinstance(workers, Workers) else Workers(workers, worker_args or ())
     try:
-        if not workers.parallel:
+        if not pool_of.parallel:
             if not pair_scorer.batched:
                 for item in items:
                     yield item, pair_scorer(item)
@@ -371,12 +407,12 @@ def scored(items: Iterable[InputItem], pair_scorer: PairScorer, workers: Workers
                                           threads):
                 yield from zip(chunk, got)
             return
-        pool = workers.pool()
+        pool = pool_of.pool()
         window: deque = deque()
         try:
             for chunk in chunks(items):
                 window.append((chunk, pool.submit(_score_chunk, chunk)))
-                while len(window) >= 2 * workers.processes:
+                while len(window) >= 2 * pool_of.processes:
                     done, fut = window.popleft()
                     yield from zip(done, fut.result())
             while window:
@@ -387,4 +423,4 @@ def scored(items: Iterable[InputItem], pair_scorer: PairScorer, workers: Workers
                 fut.cancel()
     finally:
         if own:
-            workers.close()
+            pool_of.close()

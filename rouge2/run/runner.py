@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sized
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,6 +40,8 @@ from rouge2.io.outputs import start as start_outputs
 from rouge2.io.topic_report import report_topics
 from rouge2.limits import MAX_VARIANT_GRID
 from rouge2.registry import suggest
+from rouge2.run import aspects as run_aspects
+from rouge2.run import compare as run_compare
 from rouge2.run.parallel import PairScorer, Workers, scored
 from rouge2.run.progress import NO_PROGRESS, Progress
 from rouge2.scoring.batch import check_threads
@@ -82,6 +84,9 @@ class RunResult:
     #: stopwords): they score 0, and the console and summary say how many
     empty_candidates: int = 0
     empty_references: int = 0
+    #: the per-aspect analysis (runs with an aspect lexicon): its data and the rows of aspects.csv
+    aspect_stats: Any = None
+    aspects: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def main(self) -> VariantResult:
@@ -128,7 +133,12 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
                               inputs=inputs, hold=True)  # one run at a time into a folder
         with outputs:
             result = RunResult(variants={name: VariantResult(name) for name, _ in cfg.option_sets})
-            with Workers(jobs, (cfg.measures, cfg.option_sets, setup.report_topics)) as workers:
+            result.aspect_stats = run_aspects.new_stats(setup.pair_scorer)
+            if setup.pair_scorer.weighted:  # topic_weights: idf over the run's references, read first
+                items = list(items) if items is not None else None
+                setup.fit(cfg, items)
+            worker_args = (cfg.measures, cfg.option_sets, setup.report_topics, setup.frequencies)
+            with Workers(jobs, worker_args) as workers:
                 ctx = OutputContext(cfg, outputs.open, setup.pair_scorer.coverage)
                 sinks = start_outputs(cfg, ctx)
                 try:
@@ -180,15 +190,27 @@ class _Setup:
         self.judgments = None
         if cfg.meta_evaluation is not None:
             self.judgments = read_judgments(cfg.meta_evaluation.judgments, cfg.meta_evaluation.dimensions)
-        self.report_topics = None
+        self.report_topics: Any = None
         if cfg.outputs.topic_report is not None:
             self.report_topics = report_topics(cfg)
+            if cfg.variants:  # the report shows one variant, named in it
+                self.report_topics = (self.report_topics, cfg.outputs.topic_report_variant or cfg.variants[0][0])
         self.pair_scorer = PairScorer(cfg.measures, cfg.option_sets, self.report_topics)
+        #: topic_weights: idf - the document frequencies over the run's references (:meth:`fit`)
+        self.frequencies: dict | None = None
         self.versions = data_versions(cfg.options, cfg.measures, self.pair_scorer.scorer.tagger)
         if cfg.variants:
             self.versions["variants"] = {
                 name: data_versions(opts, cfg.measures, self.pair_scorer.scorers[name].tagger)
                 for name, opts in cfg.variants}
+
+
+    def fit(self, cfg: RunConfig, items: list[InputItem] | None) -> None:
+        """Read the references once before scoring and weigh the units by their
+        inverse document frequency over them (``topic_weights: idf``)."""
+        stream = read_inputs(cfg.inputs) if items is None else items
+        self.frequencies = self.pair_scorer.frequencies(r for item in stream for r in item.references)
+        self.pair_scorer.apply(self.frequencies)
 
 
 def _checked(cfg: RunConfig, stream: Iterable[InputItem], digest) -> Iterator[InputItem]:
@@ -224,7 +246,7 @@ def _score_items(cfg: RunConfig, result: RunResult, pair_scorer: PairScorer, wor
     results = scored(_checked(cfg, stream, digest), pair_scorer, workers, threads=threads)
     scoring = bars.phase("scoring", _count(cfg, items) if bars.enabled else None, "summaries")
     try:
-        for item, (per_variant, cov, (empty_candidate, empty_references)) in scoring.wrap(results):
+        for item, (per_variant, cov, (empty_candidate, empty_references), aspects) in scoring.wrap(results):
             key = (item.task, item.system)
             result.empty_candidates += empty_candidate
             result.empty_references += empty_references
@@ -233,6 +255,9 @@ def _score_items(cfg: RunConfig, result: RunResult, pair_scorer: PairScorer, wor
                 result.variants[name].pairs[key] = scores
             for sink in sinks:
                 sink.add(item, per_variant, cov)
+            if result.aspect_stats is not None:
+                for name, pair_aspects in aspects.items():
+                    result.aspect_stats.add(name, pair_aspects)
     finally:
         scoring.close()
         results.close()  # stops worker processes early on a failure
@@ -243,10 +268,13 @@ def _score_items(cfg: RunConfig, result: RunResult, pair_scorer: PairScorer, wor
 
 
 def _statistics(cfg: RunConfig, result: RunResult, bars: Progress, workers: Workers, judgments) -> None:
-    """System means and intervals, paired tests, variant rankings and tests, correlations."""
+    """System means and intervals, the per-aspect rows, paired tests, variant
+    rankings and tests, correlations."""
+    if result.aspect_stats is not None:
+        result.aspects = run_aspects.rows(result.aspect_stats, cfg.bootstrap)
     for v in result.variants.values():
         _aggregate(cfg, v, bars, workers)
-        v.comparisons = _compare(cfg, v, bars, workers)
+        v.comparisons = _compare(cfg, v, bars, workers, result.aspect_stats)
     if cfg.variants:
         result.rankings = _rankings(cfg, result)
         result.variant_comparisons = _compare_variants(cfg, result, workers)
@@ -257,7 +285,7 @@ def _statistics(cfg: RunConfig, result: RunResult, bars: Progress, workers: Work
 def _count(cfg: RunConfig, items: Iterable[InputItem] | None) -> int | None:
     """The number of items to score, when it is cheap to know (for the bar's total)."""
     if items is not None:
-        return len(items) if hasattr(items, "__len__") else None
+        return len(items) if isinstance(items, Sized) else None
     return count_items(cfg.inputs)
 
 
@@ -333,33 +361,15 @@ def _map(workers: Workers | None, units: list, draws: float):
 
 
 def _compare(cfg: RunConfig, result: VariantResult, progress: Progress = NO_PROGRESS,
-             workers: Workers | None = None) -> list[dict[str, Any]]:
+             workers: Workers | None = None, aspect_stats: Any = None) -> list[dict[str, Any]]:
+    """The paired tests ``compare`` asks for (:mod:`rouge2.run.compare`)."""
     if cfg.compare is None:
         return []
-    tasks = by_system(result.pairs)
-    phase = progress.phase("tests", len(cfg.compare.pairs) * len(cfg.measures), "tests")
-    units, keys = [], []
-    for a, b in cfg.compare.pairs:
-        for name in (a, b):
-            if name not in tasks:
-                raise UserError(f"{cfg.source}: compare.pairs: no system named {name!r} in the inputs; "
-                                f"systems: {', '.join(tasks)}")
-        common = sorted(set(tasks[a]) & set(tasks[b]))
-        if not common:
-            raise UserError(f"{cfg.source}: compare.pairs: {a!r} and {b!r} share no task")
-        for m in cfg.measures:
-            units.append((compare, ([result.pairs[(t, a)][m] for t in common],
-                                    [result.pairs[(t, b)][m] for t in common]),
-                          {"test": cfg.compare.test, "resamples": cfg.compare.resamples,
-                           "seed": cfg.compare.seed, "label": _label(result.name, f"{a}|{b}|{m}")}))
-            keys.append((a, b, m))
-    draws = sum(len(args[0]) for _, args, _ in units) * cfg.compare.resamples
-    comparisons = []
-    for (a, b, m), c in zip(keys, _map(workers, units, draws)):
-        comparisons.append({"system_a": a, "system_b": b, "measure": m, **c})
-        phase.tick()
-    phase.close()
-    return comparisons
+    total = run_compare.unit_count(cfg, len(by_system(result.pairs)),
+                                   len(aspect_stats.aspects) if aspect_stats is not None else 0)
+    with progress.phase("tests", total, "tests") as phase:
+        return run_compare.comparisons(cfg, result, aspect_stats,
+                                       lambda units, draws: _map(workers, units, draws), phase.tick)
 
 
 def _rankings(cfg: RunConfig, result: RunResult) -> dict[str, Any]:
@@ -367,20 +377,22 @@ def _rankings(cfg: RunConfig, result: RunResult) -> dict[str, Any]:
     variants rank them: each variant against the first (the baseline), and
     the pairs named in ``compare_variants``; linear in the number of variants."""
     names = list(result.variants)
-    ranks = {n: {m: ranking(result.variants[n].systems, m) for m in cfg.measures} for n in names}
+    scores = {m: run_compare.measure_score(cfg, m) for m in cfg.measures}
+    ranks = {n: {m: ranking(result.variants[n].systems, m, scores[m]) for m in cfg.measures} for n in names}
     pairs = [(names[0], b) for b in names[1:]]
     pairs += [p for p in cfg.compare_variants if p not in pairs and p[::-1] not in pairs]
     agreement = []
     for a, b in pairs:
         for m in cfg.measures:
-            agreement.append({"variant_a": a, "variant_b": b, "measure": m, "score": "fmeasure",
+            agreement.append({"variant_a": a, "variant_b": b, "measure": m, "score": scores[m],
                               **ranking_agreement(result.variants[a].systems,
-                                                  result.variants[b].systems, m)})
-    return {"rankings": ranks, "agreement": agreement}
+                                                  result.variants[b].systems, m, scores[m])})
+    return {"rankings": ranks, "scores": scores, "agreement": agreement}
 
 
 def _compare_variants(cfg: RunConfig, result: RunResult, workers: Workers | None = None) -> list[dict[str, Any]]:
-    """For each system, the paired test of its per-task F under two variants."""
+    """For each system, the paired test of its per-task scores under two variants
+    (each measure's default score, or ``compare.score``)."""
     c = cfg.compare
     test = c.test if c else DEFAULT_TEST
     resamples = c.resamples if c else DEFAULT_TEST_RESAMPLES
@@ -394,7 +406,7 @@ def _compare_variants(cfg: RunConfig, result: RunResult, workers: Workers | None
                 units.append((compare, ([va.pairs[(t, system)][m] for t in common],
                                         [vb.pairs[(t, system)][m] for t in common]),
                               {"test": test, "resamples": resamples, "seed": seed,
-                               "label": f"{a}|{b}|{system}|{m}"}))
+                               "label": f"{a}|{b}|{system}|{m}", "score": run_compare.measure_score(cfg, m)}))
                 keys.append((a, b, system, m))
     draws = sum(len(args[0]) for _, args, _ in units) * resamples
     return [{"variant_a": a, "variant_b": b, "system": system, "measure": m, **row}
@@ -438,6 +450,8 @@ def _summary(cfg: RunConfig, result: RunResult, versions: dict[str, Any],
         **({"correlations": result.correlations,
             "correlation_comparisons": result.correlation_comparisons}
            if cfg.meta_evaluation is not None else {}),
+        **({"aspects": run_aspects.summary(result.aspect_stats, result.aspects, cfg.options)}
+           if result.aspect_stats is not None else {}),
         "notes": {
             "empty_texts": {"candidates": result.empty_candidates,
                             "references": result.empty_references,
@@ -492,6 +506,7 @@ def _console_text(cfg: RunConfig, result: RunResult, limits: dict[str, int]) -> 
     head = "" if name is None else f"{title}\n\nvariant {name} ({_n(len(result.variants), 'variant')} in all):\n"
     parts = [head + out.format_system_table(v.systems, cfg.measures, rank_by=cfg.outputs.rank_by,
                                             rank_score=cfg.outputs.rank_by_score,
+                                            scores={m: run_compare.measure_score(cfg, m) for m in cfg.measures},
                                             title=title if name is None else None,
                                             confidence=cfg.bootstrap.confidence if cfg.bootstrap else None,
                                             max_rows=limits["systems"]),
@@ -502,10 +517,14 @@ def _console_text(cfg: RunConfig, result: RunResult, limits: dict[str, int]) -> 
                      "(empty, punctuation only or all stopwords); they score 0 (rouge2 docs measures)\n")
     if cfg.variants:
         measure = cfg.outputs.rank_by or cfg.measures[0]
-        ranks = out.format_variant_rankings(result.rankings, {n: x.systems for n, x in result.variants.items()},
-                                            measure).strip("\n")
+        named = {n: x.systems for n, x in result.variants.items() if n is not None}
+        ranks = out.format_variant_rankings(result.rankings, named, measure).strip("\n")
         tests = out.format_variant_comparisons(result.variant_comparisons).strip("\n")
         parts.append(ranks + ("\n" + tests if tests else "") + "\n")
+    if result.aspect_stats is not None:
+        parts.append(run_aspects.console(result.aspect_stats, result.aspects,
+                                         cfg.bootstrap.confidence if cfg.bootstrap else None,
+                                         result.summary["aspects"]["lexicon"], max_rows=limits["systems"]))
     if cfg.meta_evaluation is not None:
         parts.append("correlation with human judgments\n" + out.format_correlations(
             result.correlations, result.correlation_comparisons, limit=limits["correlations"],

@@ -31,6 +31,18 @@ tagger             ``spacy``, ``spacy:<pipeline>``,            ``spacy``
                    ``pretagged``, a Tagger (topic measures)
 topic_auxiliaries  verb-tagged auxiliaries (is, was, has) are  ``False``
                    topic words (topic measures)
+topic_weights      ``none``, ``idf`` (topic and aspect         ``none``
+                   measures: generic words weigh less)
+aspects            an aspect lexicon: a folder of              ``none``
+                   ``<aspect>.txt``, a YAML or TSV file,
+                   ``<format>:<path>``, a mapping
+aspect_top         entries kept per aspect (largest weight)    0 (all)
+aspect_min_mentions  hits that make an aspect mentioned        1
+aspect_lemmas      lexicon words match inflected forms         ``False``
+aspect_synonyms    lexicon words match the run's synonyms      ``False``
+aspect_assign      ``sentence``: a sentence's hits count for     ``sentence``
+                   its most-hit aspect(s); ``word``: for every
+                   aspect listing the word
 multi_reference    ``pooled``, ``best``, ``average``, ``max-f``  ``pooled``
 alpha / beta       F = PR/((1-α)P + αR); α = 1/(1+β²)          α = 0.5
 rounding           ``none``, ``rouge155``                      ``none``
@@ -40,6 +52,7 @@ rounding           ``none``, ``rouge155``                      ``none``
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -48,7 +61,10 @@ from rouge2.analysis.sentences import SENTENCES
 from rouge2.analysis.stem import STEMMERS
 from rouge2.analysis.stopwords import STOPWORDS, canonical_stopwords
 from rouge2.analysis.tokenize import TOKENIZERS
+from rouge2.aspects.lexicon import LEXICON_FORMATS, canonical_lexicon
+from rouge2.aspects.match import ASSIGN
 from rouge2.errors import UserError
+from rouge2.measures.weights import TOPIC_WEIGHTS
 from rouge2.pos.tagger import TAGGERS, Tagger
 from rouge2.registry import Registry, suggest
 from rouge2.stats.combine import MULTI_REFERENCE
@@ -67,10 +83,17 @@ class Options:
     stopwords: Any = "none"
     word_limit: int = 0
     byte_limit: int = 0
-    synonyms: tuple = ()
+    synonyms: tuple[Any, ...] = ()
     synonym_lemmas: bool = True
     tagger: Any = "spacy"
     topic_auxiliaries: bool = False
+    topic_weights: str = "none"
+    aspects: Any = "none"
+    aspect_top: int = 0
+    aspect_min_mentions: int = 1
+    aspect_lemmas: bool = False
+    aspect_synonyms: bool = False
+    aspect_assign: str = "sentence"
     multi_reference: str = "pooled"
     alpha: float = 0.5
     rounding: str = "none"
@@ -129,7 +152,7 @@ class Options:
 
     @property
     def stems(self) -> bool:
-        return self.stem != "none"
+        return bool(self.stem != "none")
 
 
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Options))
@@ -200,15 +223,15 @@ def _number(key: str, value: Any) -> float:
     value = float(value)
     if not math.isfinite(value):
         raise UserError(f"{key}: must be a finite number, got {value!r}")
-    return value
+    return float(value)
 
 
-def _name(registry, key: str):
+def _name(registry: Registry[Any], key: str) -> Callable[[Any], str]:
     def norm(value: Any) -> str:
         if not isinstance(value, str):
             raise UserError(f"expected a name, got {value!r} ({type(value).__name__}); "
                             f"use one of: {registry.choices()}")
-        return registry.canonical(value)
+        return str(registry.canonical(value))
     return norm
 
 
@@ -233,7 +256,7 @@ def _stopwords(value: Any) -> Any:
     return canonical_stopwords(value)
 
 
-def _limit(key: str):
+def _limit(key: str) -> Callable[[Any], int]:
     def norm(value: Any) -> int:
         if value is None or value is False:
             return 0
@@ -247,7 +270,28 @@ def _limit(key: str):
                                 f"got {value!r}")
         if value < 0:
             raise UserError(f"expected 0 (no limit) or more, got {value}")
+        return int(value)
+    return norm
+
+
+def _count(key: str, minimum: int) -> Callable[[Any], int]:
+    def norm(value: Any) -> int:
+        if isinstance(value, str) and value.strip().isdigit():
+            value = int(value)
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+            raise UserError(f"expected a whole number, {minimum} or more, got {value!r}")
         return value
+    return norm
+
+
+def _choice(key: str, choices: tuple[str, ...]) -> Callable[[Any], str]:
+    def norm(value: Any) -> str:
+        text = value.strip().lower() if isinstance(value, str) else value
+        if text not in choices:
+            raise UserError(f"expected one of {', '.join(choices)}, got {value!r}")
+        return text
     return norm
 
 
@@ -266,7 +310,7 @@ def _tagger(value: Any) -> Any:
     return _name(TAGGERS, "tagger")(value)
 
 
-def _bool(key: str):
+def _bool(key: str) -> Callable[[Any], bool]:
     def norm(value: Any) -> bool:
         if isinstance(value, bool):
             return value
@@ -281,7 +325,7 @@ def _bool(key: str):
 #: The options whose values name components, and the registry of each.  The
 #: normalizers, the signature (every component's identity) and the help
 #: texts read this table; an option added here is recorded in every signature.
-REGISTRY_OPTIONS: dict[str, Registry] = {
+REGISTRY_OPTIONS: dict[str, Registry[Any]] = {
     "tokenizer": TOKENIZERS,
     "sentences": SENTENCES,
     "stem": STEMMERS,
@@ -290,6 +334,8 @@ REGISTRY_OPTIONS: dict[str, Registry] = {
     "tagger": TAGGERS,
     "multi_reference": MULTI_REFERENCE,
     "rounding": ROUNDING,
+    "topic_weights": TOPIC_WEIGHTS,
+    "aspects": LEXICON_FORMATS,
 }
 
 _NORMALIZERS = {
@@ -302,6 +348,13 @@ _NORMALIZERS = {
     "synonym_lemmas": _bool("synonym_lemmas"),
     "tagger": _tagger,
     "topic_auxiliaries": _bool("topic_auxiliaries"),
+    "topic_weights": _name(TOPIC_WEIGHTS, "topic_weights"),
+    "aspects": canonical_lexicon,
+    "aspect_top": _count("aspect_top", 0),
+    "aspect_min_mentions": _count("aspect_min_mentions", 1),
+    "aspect_lemmas": _bool("aspect_lemmas"),
+    "aspect_synonyms": _bool("aspect_synonyms"),
+    "aspect_assign": _choice("aspect_assign", ASSIGN),
     "alpha": _alpha,
     "language": _language,
 }
@@ -314,4 +367,6 @@ def _plain(value: Any) -> Any:
         return sorted(value)
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
-    return f"custom:{getattr(value, '__qualname__', type(value).__name__)}"
+    name = f"custom:{getattr(value, '__qualname__', type(value).__name__)}"
+    signature = getattr(value, "signature", None)  # a lexicon given as an object: its data hash
+    return f"{name}@{signature}" if isinstance(signature, str) else name

@@ -18,6 +18,7 @@ from rouge2.analysis.stopwords import load_stopwords
 from rouge2.errors import UserError
 from rouge2.measures import canonical_measure, parse_measure
 from rouge2.measures.base import Measure, PairStats
+from rouge2.measures.weights import DocumentFrequencies
 from rouge2.pos.tagger import load_tagger
 from rouge2.scoring.batch import (
     CHUNK,
@@ -107,6 +108,49 @@ class Scorer:
             for m in self.measures.values():
                 if m.needs_tagger:
                     m.prepare(self.analyzer, self.tagger)
+        for m in self.measures.values():  # measures that read the analysis only (rouge-aspect)
+            if not m.needs_tagger and hasattr(m, "prepare"):
+                m.prepare(self.analyzer)
+        #: measures weighted over the run's references (topic_weights: idf)
+        self.weighted: dict[str, Any] = {n: m for n, m in self.measures.items() if getattr(m, "weighted", False)}
+        if self.weighted and self.synonyms is not None:
+            raise UserError("topic_weights: idf does not combine with synonyms yet: give one or the "
+                            "other (docs/topics.md, \"Generic words\")")
+        #: whether :meth:`fit` gave the weighted measures their document frequencies
+        self.fitted = False
+
+    def frequencies(self, references: Iterable[Any]) -> dict[str, DocumentFrequencies]:
+        """Per weighted measure, the document frequencies of its units over
+        ``references`` (texts; each distinct text counted once)."""
+        out = {name: DocumentFrequencies() for name in self.weighted}
+        references = list(references)
+        if self.tagger is not None:  # topic measures: tag the references in batches first
+            self.prefetch(references)
+        for text in references:
+            text = check_text(text, "reference")
+            analysed = self.analyzer.analyze(text)
+            for name, m in self.weighted.items():
+                out[name].add(m.document_units(analysed), text if isinstance(text, str) else "\n".join(text))
+        return out
+
+    def fit(self, references: Iterable[Any] | None = None,
+            frequencies: dict[str, DocumentFrequencies] | None = None) -> None:
+        """Weights over the run's references (``topic_weights: idf``): from
+        ``references``, or document ``frequencies`` computed before."""
+        if not self.weighted:
+            return
+        if frequencies is None:
+            frequencies = self.frequencies(references or ())
+        for name, m in self.weighted.items():
+            m.fit(frequencies[name])
+        self.fitted = True
+
+    def _fit_pair(self, references: Sequence[Any]) -> None:
+        """Without :meth:`fit`, weights come from the pair's own references."""
+        if self.weighted and not self.fitted:
+            freq = self.frequencies(references)
+            for name, m in self.weighted.items():
+                m.fit(freq[name])
 
     def prefetch(self, texts: Iterable[Any]) -> None:
         """Tag many texts in batches up front (each distinct text once)."""
@@ -122,6 +166,7 @@ class Scorer:
         """Per measure: (statistics, -f B key) against each reference, in order."""
         candidate = check_text(candidate, "candidate")
         references = check_references(references)
+        self._fit_pair(references)
         cand = self.analyzer.analyze(candidate, cache=False)
         refs = [self.analyze(r) for r in references]
         return {
@@ -135,6 +180,7 @@ class Scorer:
             references = (references,)
         else:
             references = check_references(references)
+        self._fit_pair(references)
         analyze = self.analyzer.analyze
         cand = analyze(candidate, cache=False)
         alpha = self.alpha
@@ -256,20 +302,26 @@ def score_corpus(predictions, references=None, *, measures: Sequence[str] = DEFA
     threads = check_threads(threads)
     scorer = Scorer(measures, **options)
     plan = batch_plan(scorer, measures)
-    if plan is not None and references is None and not isinstance(predictions, (list, tuple)):
+    if plan is not None and references is None and not isinstance(predictions, (list, tuple)) and \
+            not scorer.weighted:
         # A stream of pairs: scored chunk by chunk, never held whole.
         out: list = []
         for got in ordered_map(plan.score_pairs, _pair_chunks(predictions, CHUNK), threads):
             out.extend(got)
         return out
     pairs = _pairs(predictions, references)
-    if plan is not None:
+    if scorer.weighted:  # topic_weights: idf over all the references of the call
+        scorer.fit(_references(pairs))
+    if plan is not None:  # (the measures it leaves to the per-pair path are fitted above)
         return plan.score_pairs(pairs, threads=threads)
     if scorer.tagger is not None:
-        scorer.prefetch(
-            [c for c, _ in pairs] + [x for _, r in pairs for x in ([r] if isinstance(r, str) else r)]
-        )
+        scorer.prefetch([c for c, _ in pairs] + _references(pairs))
     return [scorer.score(c, r) for c, r in pairs]
+
+
+def _references(pairs: Sequence[tuple[Any, Any]]) -> list[Any]:
+    """Every reference text of ``pairs``, in order."""
+    return [x for _, r in pairs for x in ([r] if isinstance(r, str) else r)]
 
 
 def corpus_stats(pairs: Iterable, measures: Sequence[str] = DEFAULT_MEASURES, *, threads: int = 1,
@@ -277,6 +329,9 @@ def corpus_stats(pairs: Iterable, measures: Sequence[str] = DEFAULT_MEASURES, *,
     """Per pair, per measure: the list of PairStats against each reference."""
     threads = check_threads(threads)
     scorer = Scorer(measures, **options)
+    if scorer.weighted:
+        pairs = list(pairs)
+        scorer.fit(_references(pairs))
     plan = batch_plan(scorer, measures)
     if plan is not None:
         def chunk_stats(res, part):
@@ -307,6 +362,9 @@ def iter_corpus_stats(pairs: Iterable[tuple[Any, Any]], measures: Sequence[Any] 
     """
     threads = check_threads(threads)
     scorer = Scorer(measures, **options)
+    if scorer.weighted:  # topic_weights: idf needs every reference first (memory grows)
+        pairs = list(pairs)
+        scorer.fit(_references(pairs))
     plan = batch_plan(scorer, measures)
     names = tuple(scorer.measures)
 

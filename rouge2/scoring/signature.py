@@ -36,6 +36,8 @@ from rouge2.synonyms.lemmas import morphy_fingerprint
 #: them (the tagger matters only to measures that need one); every other
 #: option of REGISTRY_OPTIONS is always recorded
 _NEEDED_BY = {"tagger": "needs_tagger"}
+#: options recorded only when set: their default (``none``) changes no number
+_ONLY_WHEN_SET = ("aspects", "topic_weights")
 
 
 def _custom(value: Any) -> dict[str, Any]:
@@ -87,18 +89,24 @@ def data_versions(options: Options, measures: Iterable[Any] = (), tagger: Any = 
         if needed_by and not any(_capability(m, needed_by) for m in measures):
             continue
         value = getattr(options, option)
+        if option in _ONLY_WHEN_SET and value == "none":
+            continue
         if option == "tagger" and tagger is not None and not isinstance(value, str):
             value = tagger
         if isinstance(value, tuple):
             v[option] = [component_identity(registry, item) for item in value]
         else:
             v[option] = component_identity(registry, value)
+            # the options the component reads (capability "options": a lexicon's top, ...)
+            for read in (registry.capability(value, "options", ()) if isinstance(value, str) else ()):
+                v[read] = getattr(options, read)
     if options.synonyms and options.synonym_lemmas:
         v["synonym_lemmas"] = morphy_fingerprint()
     v["measures"] = {str(m.name if isinstance(m, Measure) else m): _measure_identity(m) for m in measures}
     for m in measures:  # the options a measure's factory takes (capability "options")
         for option in _capability(m, "options") or ():
-            v[option] = getattr(options, option)
+            if option not in REGISTRY_OPTIONS:  # those are recorded by their identity above
+                v[option] = getattr(options, option)
     return v
 
 

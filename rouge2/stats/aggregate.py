@@ -19,7 +19,7 @@ from typing import Any
 from rouge2.stats.bootstrap import bootstrap_interval, mean
 from rouge2.stats.correlation import kendall_tau_b, spearman
 from rouge2.stats.prf import Score
-from rouge2.stats.significance import paired_test
+from rouge2.stats.significance import holm, paired_test
 
 STAT_NAMES = ("recall", "precision", "fmeasure")
 #: bootstrap defaults of every door (API, CLI, YAML)
@@ -51,8 +51,14 @@ def compare(a: Sequence[Score], b: Sequence[Score], *, test: str, resamples: int
             label: str, score: str = "fmeasure") -> dict[str, Any]:
     """A paired test of mean ``score`` over aligned per-task scores ``a`` and ``b``
     (p = 1 with fewer than two pairs)."""
-    va = [getattr(s, score) for s in a]
-    vb = [getattr(s, score) for s in b]
+    return compare_values([getattr(s, score) for s in a], [getattr(s, score) for s in b], test=test,
+                          resamples=resamples, seed=seed, label=label, score=score)
+
+
+def compare_values(va: Sequence[float], vb: Sequence[float], *, test: str, resamples: int, seed: int,
+                   label: str, score: str) -> dict[str, Any]:
+    """A paired test of the means of aligned per-task values ``va`` and ``vb``
+    (``score`` names what they are: recall, precision, fmeasure, coverage)."""
     if len(va) < 2:
         # One paired value is no evidence: every bootstrap resample equals it
         # (the test would report its smallest p) and a swap only flips its sign.
@@ -65,6 +71,26 @@ def compare(a: Sequence[Score], b: Sequence[Score], *, test: str, resamples: int
         "difference": mean(va) - mean(vb), "p_value": p, "test": test,
         "tasks": len(va), "resamples": resamples, "seed": seed,
     }
+
+
+def adjust(comparisons: list[dict[str, Any]], family: Sequence[str] = ("measure", "score")) -> list[dict[str, Any]]:
+    """Add ``p_adjusted`` (Holm-Bonferroni) to each comparison, over the
+    comparisons that agree on the ``family`` keys (by default the pairs of
+    systems tested on one measure and score); ``correction`` says so."""
+    groups: dict[tuple[Any, ...], list[int]] = {}
+    for i, c in enumerate(comparisons):
+        groups.setdefault(tuple(c.get(k) for k in family), []).append(i)
+    for members in groups.values():
+        for i, p in zip(members, holm([comparisons[i]["p_value"] for i in members])):
+            comparisons[i]["p_adjusted"] = p
+            comparisons[i]["correction"] = "holm"
+            comparisons[i]["family_size"] = len(members)
+    return comparisons
+
+
+def all_pairs(systems: Sequence[str]) -> list[tuple[str, str]]:
+    """Every unordered pair of ``systems``, in their order."""
+    return [(a, b) for i, a in enumerate(systems) for b in systems[i + 1:]]
 
 
 def by_system(pairs: Mapping[tuple[str, str], Mapping[str, Score]]) -> dict[str, list[str]]:

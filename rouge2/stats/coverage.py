@@ -18,7 +18,9 @@ Definitions (docs/topics.md, "Dataset-level analysis"):
   tasks where the system missed (added) it, its share that count over the
   system's tasks.  Over all systems the unit is the (task, system) pair.
 * **family**: the word's universal part of speech (NOUN, PROPN, VERB, ADJ,
-  ...) at its first occurrence in the text.
+  ...): the one it has most often over the run's texts (ties: in
+  :data:`FAMILY_ORDER`), so a word (a stem) is one row, never split
+  between nouns and proper nouns.
 * **contrast** of systems A and B: over the tasks both have, the reference
   topic words A covers and B misses (and the reverse), counted in tasks.
 """
@@ -102,17 +104,19 @@ class CoverageStats:
         self.task_references: dict[str, int] = {}
         self.task_topics: dict[str, set[str]] = defaultdict(set)
         # system -> (family, stem) -> number of tasks
-        self.missed: dict[str, Counter] = defaultdict(Counter)
-        self.added: dict[str, Counter] = defaultdict(Counter)
-        self.present: dict[str, Counter] = defaultdict(Counter)   # a reference topic of the task
-        self.used: dict[str, Counter] = defaultdict(Counter)      # a candidate topic of the pair
-        self.forms: dict[tuple[str, str], Counter] = defaultdict(Counter)
+        self.missed: dict[str, Counter[tuple[str, str]]] = defaultdict(Counter)
+        self.added: dict[str, Counter[tuple[str, str]]] = defaultdict(Counter)
+        self.present: dict[str, Counter[tuple[str, str]]] = defaultdict(Counter)   # a reference topic of the task
+        self.used: dict[str, Counter[tuple[str, str]]] = defaultdict(Counter)      # a candidate topic of the pair
+        self.forms: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+        self._stem_families: dict[str, Counter[str]] | None = None
 
     # -- input -----------------------------------------------------------
     def add(self, cov: PairCoverage) -> None:
         key = (cov.task, cov.system)
         if key in self.pairs:
             raise ValueError(f"task {cov.task!r} has system {cov.system!r} twice")
+        self._stem_families = None
         self.task_first.setdefault(cov.task, len(self.task_first))
         self.system_first.setdefault(cov.system, len(self.system_first))
         self.task_references[cov.task] = max(self.task_references.get(cov.task, 0),
@@ -161,11 +165,37 @@ class CoverageStats:
         return [t for t in self.tasks() if (t, system) in self.pairs]
 
     def word(self, family: str, stem: str) -> str:
-        """The most frequent surface form of a topic word (first seen on ties)."""
-        forms = self.forms.get((family, stem))
+        """The most frequent surface form of a topic word, over all its
+        families (first seen on ties)."""
+        forms: Counter[str] = Counter()
+        for fam in self._families().get(stem, ()):
+            forms.update(self.forms[(fam, stem)])
         if not forms:
             return stem
         return forms.most_common(1)[0][0]
+
+    def _families(self) -> dict[str, Counter[str]]:
+        """Stem -> how often it occurs with each family (computed once after the last add)."""
+        if self._stem_families is None:
+            out: dict[str, Counter[str]] = defaultdict(Counter)
+            for (fam, stem), forms in self.forms.items():
+                out[stem][fam] += sum(forms.values())
+            self._stem_families = dict(out)
+        return self._stem_families
+
+    def family_of(self, stem: str) -> str:
+        """A word's family: its most frequent universal tag over the run (ties: FAMILY_ORDER)."""
+        fams = self._families().get(stem)
+        if not fams:
+            return ""
+        return min(fams, key=lambda f: (-fams[f], family_sort_key(f)))
+
+    def _by_word(self, counts: Counter[tuple[str, str]]) -> Counter[tuple[str, str]]:
+        """``(family, stem)`` counts merged per stem, keyed ``(family_of(stem), stem)``."""
+        out: Counter[tuple[str, str]] = Counter()
+        for (_fam, stem), n in counts.items():
+            out[(self.family_of(stem), stem)] += n
+        return out
 
     # -- systems ---------------------------------------------------------
     def system_rows(self, bootstrap: BootstrapSettings | None = BootstrapSettings()) -> list[dict[str, Any]]:
@@ -220,8 +250,8 @@ class CoverageStats:
         base = self.present if status == "missed" else self.used
         if system is None:
             units = len(self.pairs)
-            counts: Counter = Counter()
-            bases: Counter = Counter()
+            counts: Counter[tuple[str, str]] = Counter()
+            bases: Counter[tuple[str, str]] = Counter()
             for sys_counts in source.values():
                 counts.update(sys_counts)
             for sys_counts in base.values():
@@ -232,7 +262,8 @@ class CoverageStats:
             units = sum(1 for t, s in self.pairs if s == system)
             counts = source.get(system, Counter())
             bases = base.get(system, Counter())
-        by_family: dict[str, list] = defaultdict(list)
+        counts, bases = self._by_word(counts), self._by_word(bases)
+        by_family: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
         for (fam, stem), n in counts.items():
             by_family[fam].append((fam, stem, n))
         rows = []
@@ -271,18 +302,19 @@ class CoverageStats:
         """Topic words ``a`` covers and ``b`` misses in the same task, and the
         reverse, over the tasks both systems have."""
         common = [t for t in self.tasks() if (t, a) in self.pairs and (t, b) in self.pairs]
-        a_only: Counter = Counter()
-        b_only: Counter = Counter()
+        a_only: Counter[str] = Counter()
+        b_only: Counter[str] = Counter()
         for t in common:
             pa, pb = self.pairs[(t, a)], self.pairs[(t, b)]
-            a_only.update(pa.covered & pb.missed)
-            b_only.update(pb.covered & pa.missed)
+            a_only.update(_stems(pa.covered) & _stems(pb.missed))
+            b_only.update(_stems(pb.covered) & _stems(pa.missed))
 
-        def rows(counts: Counter, direction: str) -> list[dict[str, Any]]:
-            out = [{"system_a": a, "system_b": b, "direction": direction, "family": fam,
-                    "topic": self.word(fam, stem), "stem": stem, "tasks": n,
-                    "share": n / len(common) if common else None}
-                   for (fam, stem), n in counts.items()]
+        def rows(counts: Counter[str], direction: str) -> list[dict[str, Any]]:
+            out: list[dict[str, Any]] = [
+                {"system_a": a, "system_b": b, "direction": direction, "family": self.family_of(stem),
+                 "topic": self.word(self.family_of(stem), stem), "stem": stem, "tasks": n,
+                 "share": n / len(common) if common else None}
+                for stem, n in counts.items()]
             out.sort(key=lambda r: (-r["tasks"], family_sort_key(r["family"]),
                                     natural_key(r["topic"]), r["stem"]))
             return out[:top] if top is not None else out
@@ -323,6 +355,11 @@ class CoverageStats:
         ranked = sorted((r for r in rows if r["coverage"] is not None),
                         key=lambda r: (-r["coverage"], natural_key(r["system"])))
         return [(ranked[0]["system"], ranked[1]["system"])] if len(ranked) >= 2 else []
+
+
+def _stems(words: frozenset[tuple[str, str]]) -> set[str]:
+    """The stems of ``(family, stem)`` words."""
+    return {stem for _, stem in words}
 
 
 def natural_sorted(items: Iterable[str]) -> list[str]:

@@ -1,4 +1,5 @@
-"""Paired significance tests on per-task scores of two systems (or two variants)."""
+"""Paired significance tests on per-task scores of two systems (or two variants),
+and the Holm-Bonferroni correction for testing many pairs at once."""
 
 from __future__ import annotations
 
@@ -39,3 +40,22 @@ def paired_test(a: Sequence[float], b: Sequence[float], test: str, resamples: in
     else:
         raise ValueError(f"unknown test {test!r}")
     return (hits + 1) / (resamples + 1)
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm-Bonferroni adjusted p-values (Holm 1979), in the order given.
+
+    With the m p-values sorted increasingly, p(1) <= ... <= p(m), the
+    adjusted value of the i-th is ``max over j <= i of min(1, (m - j + 1) * p(j))``:
+    each is multiplied by the number of hypotheses not yet rejected, and the
+    running maximum keeps the order.  Rejecting where the adjusted p is at
+    most alpha controls the family-wise error rate at alpha.  Ties keep
+    their input order (the result does not depend on it)."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: (p_values[i], i))
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p_values[i]))
+        adjusted[i] = running
+    return adjusted

@@ -16,7 +16,10 @@ def index_body(site: Site) -> str:
         f'<p class="meta">Topic words: parts of speech <code>{esc(d["selection"])}</code> ({aux}); '
         f'distinct words (stems) as in ROUGE-TopicUniq; synonyms {"on" if d["synonyms"] else "off"}. '
         f'{plural(c["systems"], "system")}, {plural(c["tasks"], "task")}, '
-        f'{plural(c["pairs"], "summary", "summaries")}.</p></header>\n')
+        f'{plural(c["pairs"], "summary", "summaries")}.</p>'
+        + "".join(f'<p class="meta">See also: <a href="{esc(href)}">{esc(label)}</a></p>'
+                  for label, href in d.get("links", ()))
+        + '</header>\n')
     sections = [("overview", "Overview"), ("systems", "Systems"),
                 ("missed", "Most-missed topic words"), ("added", "Most-added topic words"),
                 ("contrast", "Contrasts"), ("tasks", "Tasks"), ("about", "Definitions and files")]

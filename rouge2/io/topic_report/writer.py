@@ -7,7 +7,9 @@ written (:mod:`rouge2.io.topic_report.pages`).
 Files, for a report named ``<name>`` (default ``topic_coverage``):
 
 * ``<name>.csv`` - one row per task, system, reference and topic word:
-  ``task,system,reference,topic,status,matched_with`` (streamed by
+  ``task,system,reference,topic,status,matched_with,stem,upos,aspects``
+  (the word's stem, its universal part of speech, and the aspects of the
+  run's lexicon it is a word of, ``|``-joined; streamed by
   :meth:`TopicReportWriter.add`);
 * ``<name>.html`` - the index page: overview charts, systems, most-missed and
   most-added topic words by family, contrasts, one row per task.  Inline CSS
@@ -41,7 +43,7 @@ from rouge2.measures.base import MEASURES
 from rouge2.measures.coverage import STATUSES, PairCoverage
 from rouge2.stats.coverage import BootstrapSettings, CoverageStats, PairSummary
 
-CSV_HEADER = ("task", "system", "reference", "topic", "status", "matched_with")
+CSV_HEADER = ("task", "system", "reference", "topic", "status", "matched_with", "stem", "upos", "aspects")
 SYSTEMS_HEADER = ("system", "tasks", "tasks_without_topics", "coverage", "ci_low", "ci_high",
                   "pooled_coverage", "exact_share", "synonym_share", "reference_topics", "covered",
                   "exact", "synonym", "missed", "added", "missed_words_per_task",
@@ -130,14 +132,19 @@ class TopicReportWriter:
     * ``html_top`` - words per family in the HTML tables;
     * ``task_order`` - ``natural`` (task2 < task10), ``input`` or ``lexical``;
     * ``auxiliaries`` - shown in the report: whether verb-tagged
-      auxiliaries are topic words (``TopicCoverage.auxiliaries``).
+      auxiliaries are topic words (``TopicCoverage.auxiliaries``);
+    * ``variant`` - the variant of a run with variants the report shows
+      (in the summary JSON; the title names it too);
+    * ``links`` - ``(label, href)`` of related pages the index links to
+      (the run's aspect heatmap ``aspects.html``).
     """
 
     def __init__(self, csv_handle: IO[str], selection: str, synonyms: bool,
                  title: str | None = None, *, resamples: int = 1000, confidence: float = 0.95,
                  seed: int = 0, contrast: Sequence[Sequence[str]] | None = None,
                  top: int | None = 50, html_top: int = 20, task_order: str = "natural",
-                 auxiliaries: bool = False):
+                 auxiliaries: bool = False, variant: str | None = None,
+                 links: Sequence[tuple[str, str]] = ()):
         if task_order not in TASK_ORDERS:
             raise UserError(f"topic report: task order {task_order!r} is not one of "
                             f"{', '.join(TASK_ORDERS)}")
@@ -164,6 +171,8 @@ class TopicReportWriter:
         self.html_top = html_top
         self.task_order = task_order
         self.auxiliaries = auxiliaries
+        self.variant = variant
+        self.links = [(str(label), str(href)) for label, href in links]
         self.stats = CoverageStats()
 
     # -- input -----------------------------------------------------------
@@ -234,6 +243,8 @@ class TopicReportWriter:
             "selection": self.selection,
             "auxiliaries": self.auxiliaries,
             "synonyms": self.synonyms,
+            "variant": self.variant,
+            "links": [list(link) for link in self.links],
             "counts": {"tasks": len(st.task_first), "systems": len(st.system_first),
                        "pairs": len(st.pairs)},
             "bootstrap": None if self.bootstrap is None else {
