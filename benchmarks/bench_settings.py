@@ -1,7 +1,7 @@
 """What each setting, and each mix of measures, costs on the batch path.
 
 Usage:
-  python benchmarks/bench_settings.py [--pairs N] [--passes P] [--cases settings,modes,measures]
+  python benchmarks/bench_settings.py [--pairs N] [--passes P] [--cases settings,modes,measures,synonyms]
                                       [--min-pass S] [--shared PATH]
 
 One process, CPU time (``time.process_time``), every contender of a case in
@@ -24,6 +24,10 @@ measures   additivity: ROUGE-1/2/L, a measure the kernels do not count, and
            plus 10%.  The other measures: rouge-topic-nn|jj (tags cached by
            the untimed warm-up; needs spaCy, skipped without it) and
            rouge-s<2**40> (a skip distance past the kernels' integers).
+synonyms   issue 22 target 2: ROUGE-1/2/L with WordNet synonyms against
+           without, each measure alone and the three together (not in the
+           default cases: with synonyms the pairs are scored one by one,
+           seconds a pass).  Target: at most 3x without.
 """
 
 from __future__ import annotations
@@ -133,6 +137,24 @@ def measures_case(pairs, args) -> None:
         print(f"  both / (R1/R2/L + {other}) = {med['both'] / parts:.3f} (target <= 1.10)")
 
 
+def synonyms_case(pairs, args) -> None:
+    contenders = {}
+    for ms in (["rouge-1"], ["rouge-2"], ["rouge-l"], R12L):
+        label = "/".join(m[len("rouge-"):].upper() for m in ms)
+        contenders[f"{label} plain"] = call(pairs, ms)
+        contenders[f"{label} wordnet"] = call(pairs, ms, synonyms="wordnet")
+    for fn in contenders.values():
+        fn()  # warm: WordNet and its forms loaded, the vocabulary
+    med = race(contenders, args.passes, args.min_pass)
+    print(f"\n[synonyms] {len(pairs)} pairs, one reference: WordNet synonyms against none "
+          f"(target <= 3x)")
+    for name in contenders:
+        if name.endswith(" wordnet"):
+            plain = med[name.replace(" wordnet", " plain")]
+            print(f"  {name:<20} {med[name] * 1e3:9.2f} ms  {med[name] / plain:7.1f}x "
+                  f"({plain * 1e3:.2f} ms plain)")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pairs", type=int, default=1600)
@@ -147,7 +169,8 @@ def main(argv=None) -> int:
     pairs = C.summeval_pairs(rows, args.pairs)
     for case in args.cases.split(","):
         {"settings": lambda: settings_case(pairs, args), "modes": lambda: modes_case(rows, args),
-         "measures": lambda: measures_case(pairs, args)}[case.strip()]()
+         "measures": lambda: measures_case(pairs, args),
+         "synonyms": lambda: synonyms_case(pairs, args)}[case.strip()]()
     return 0
 
 
