@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 from functools import cache
-from importlib import resources as _resources
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +27,10 @@ def read_resource(*parts: str) -> bytes:
     "adj.exc")``.  Before the package is installed, the ``resources/``
     folder of the source tree is used instead.
     """
+    # lazy: importlib.resources (with tempfile, zipfile) costs start-up time
+    # that scoring without a shipped file never needs
+    from importlib import resources as _resources
+
     try:
         node = _resources.files("rouge2.resources")
         for part in parts:

@@ -34,7 +34,6 @@ from __future__ import annotations
 import contextvars
 import difflib
 import importlib
-import importlib.metadata as metadata
 import logging
 import pkgutil
 import threading
@@ -42,9 +41,12 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType, ModuleType
-from typing import Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from rouge2.errors import UserError
+
+if TYPE_CHECKING:
+    from importlib import metadata
 
 T = TypeVar("T")
 
@@ -429,6 +431,8 @@ def _entry_points(group: str) -> list[metadata.EntryPoint]:
     """The entry points of ``group``, from one scan of the installed distributions."""
     global _ENTRY_POINTS
     if _ENTRY_POINTS is None:
+        from importlib import metadata  # lazy: ~10 ms of start-up (email, zipfile, csv), for plugins only
+
         found: dict[str, list[metadata.EntryPoint]] = {}
         seen: set[str] = set()
         try:

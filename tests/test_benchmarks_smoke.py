@@ -97,3 +97,13 @@ def test_bench_run_scaling_and_rouge155(shared, tmp_path):
     assert "rouge2 rouge155: --jobs scaling" in out
     assert "the 1.5.5 bootstrap's share" in out
     assert "check: rouge155 reports identical for every --jobs: yes" in out
+
+
+def test_bench_startup(shared, tmp_path):
+    out = run_script("bench_startup.py", ["--passes", "1", "--warmup", "0", "--pairs", "6", "--min-pass", "0.01"], shared, tmp_path)
+    for case in ("[import:", "[first-call:", "[cli:", "[dropin r12l:", "[dropin r12l-stem:", "[dropin r12lsum:",
+                 "[dropin hf-evaluate:"):
+        assert f"\n{case}" in out, case
+    if HAVE_RS:
+        # the drop-in gives rouge-score's numbers on every pair it times
+        assert out.count("drop-in vs rouge-score: 0 of 6 pairs differ") == 4

@@ -27,6 +27,7 @@ from rouge_score import tokenizers as ref_tokenizers
 from shared_data import FULL as FULL_SHARED
 
 import rouge2.kernels as kernels
+import rouge2.kernels.rouge_score as py_rouge_score_kernels
 from rouge2 import UserError
 from rouge2.analysis.rouge_score_text import rouge_score_tokens
 from rouge2.compat.rouge_score import rouge_scorer, scoring, tokenize, tokenizers
@@ -43,6 +44,7 @@ def kernel_path(path: str):
         "lcs_length": kernels.py_lcs_length,
         "token_ids": kernels.py_token_ids,
         "union_lcs_hit": kernels.python.union_lcs_hit,
+        "rouge_score_prf": py_rouge_score_kernels.rouge_score_prf,
     }
     saved = {name: getattr(rouge_scorer, name) for name in names}
     if path == "python":
@@ -535,3 +537,31 @@ def test_bytes_texts(path):
         with kernel_path(path):
             ours = our_scorer(ALL_TYPES, stem).score(target, prediction)
         assert_same(ours, theirs)
+
+
+# -- the counting kernel: C against its Python definition ----------------------------------
+
+STEM_WORDS = ["cats", "cat", "running", "runs", "generalizations", "gener", "agreed", "dying", "sky",
+              "skies", "a", "b", "the", "THE", "Cats", "\u212aelvin", "x1", "ies", "yes"]
+kernel_line = st.lists(st.sampled_from(STEM_WORDS), max_size=150).map(" ".join)
+kernel_text = st.one_of(
+    st.lists(kernel_line, max_size=6).map("\n".join),
+    st.lists(st.tuples(st.sampled_from(STEM_WORDS), st.sampled_from([" ", "\n", ", ", "-"])), max_size=300)
+    .map(lambda parts: "".join(w + s for w, s in parts)),
+    texts,
+)
+
+
+@pytest.mark.skipif(kernels.rouge_score_prf is py_rouge_score_kernels.rouge_score_prf,
+                    reason="C kernels not built")
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kernel_text, kernel_text, st.lists(st.integers(1, 9), max_size=3, unique=True), st.booleans(),
+       st.booleans(), st.booleans())
+def test_counting_kernel_equals_its_definition(target, prediction, orders, lcs, lsum, stem):
+    """rouge_score_prf in C (rouge_score.h) = kernels/rouge_score.py, long lines (> 64 tokens) included."""
+    target, prediction = (t if t.isascii() else t.lower() for t in (target, prediction))
+    stemmer = rouge_scorer.nltk_porter_stem if stem else None
+    args = (target, prediction, tuple(orders), lcs, lsum, stemmer)
+    ours, definition = kernels.rouge_score_prf(*args), py_rouge_score_kernels.rouge_score_prf(*args)
+    assert ours == definition
+    assert repr(ours) == repr(definition)  # the same bits

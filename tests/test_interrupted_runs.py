@@ -547,3 +547,96 @@ def test_a_signal_to_the_whole_process_group_is_one_line(slow_run, sig):
     assert proc.returncode == 128 + signum
     assert stderr == f"rouge2: stopped by {sig}; no output file was changed\n"  # no worker traceback
     assert not out.exists()
+
+
+
+# The moments of a run with --jobs 2 where a signal to the whole group used to
+# be at risk, each held open by a pause the test waits for: "fork", the run
+# between forking its two workers (signals blocked); "start-up", the second
+# worker still starting (no handlers of its own yet) while the first idles on
+# the task queue, holding its lock.  A stopping signal then killed the first;
+# the second swallowed it, and the SIGTERM the pool sends, then waited forever
+# for the lock the first died with: the run hung.
+PAUSED_WORKERS = """
+import os, sys, time
+from rouge2.run import parallel
+
+point, marks = sys.argv[2], sys.argv[3]
+
+def mark(name):
+    os.close(os.open(os.path.join(marks, name), os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+
+def wait_for_go():
+    end = time.monotonic() + 30
+    while not os.path.exists(os.path.join(marks, "go")) and time.monotonic() < end:
+        time.sleep(0.01)
+
+os.register_at_fork(after_in_child=lambda: mark(f"worker-{os.getpid()}"))
+if point == "fork":
+    forks = []
+    def after_fork():
+        forks.append(1)
+        if len(forks) == 1:
+            mark("paused")
+            wait_for_go()
+    os.register_at_fork(after_in_parent=after_fork)
+else:
+    first_start = parallel.die_with_parent
+    def die_with_parent(parent):
+        first_start(parent)
+        try:
+            mark("first")
+        except FileExistsError:  # the second worker lingers before its own handlers
+            mark("second")
+            time.sleep(3)
+    parallel.die_with_parent = die_with_parent
+    first_pool = parallel.Workers.pool
+    def pool(self):
+        ready = self._pool is not None
+        p = first_pool(self)
+        if not ready:  # the first worker now idles, holding the task queue's lock
+            mark("paused")
+            wait_for_go()
+        return p
+    parallel.Workers.pool = pool
+
+from rouge2.cli import main
+sys.exit(main(["run", "-q", "--jobs", "2", sys.argv[1]]))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or len(os.sched_getaffinity(0)) < 2,
+                    reason="forked workers (Linux), two usable cores")
+@pytest.mark.parametrize("point, sig", [("start-up", "SIGTERM"), ("start-up", "SIGHUP"), ("start-up", "SIGINT"),
+                                        ("fork", "SIGTERM"), ("fork", "SIGINT")])
+def test_a_signal_to_the_whole_group_ends_a_run_whose_workers_are_starting(tmp_path, point, sig):
+    cfg, out = small_run(tmp_path)
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    proc = subprocess.Popen([sys.executable, "-c", PAUSED_WORKERS, str(cfg), point, str(marks)], env=env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    wanted = {"paused"} | ({"first", "second"} if point == "start-up" else set())
+    end = time.monotonic() + 60
+    while not wanted <= {p.name for p in marks.iterdir()}:
+        if proc.poll() is not None or time.monotonic() > end:
+            proc.kill()
+            pytest.fail(f"the run did not pause: {proc.communicate()}")
+        time.sleep(0.01)
+    signum = getattr(signal, sig)
+    os.killpg(proc.pid, signum)
+    (marks / "go").touch()
+    try:
+        _, stderr = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail(f"the run hung after {sig} to its process group")
+    assert proc.returncode == 128 + signum
+    assert stderr == f"rouge2: stopped by {sig}; no output file was changed\n"  # no worker traceback
+    assert not out.exists()
+    workers = [int(p.name.split("-")[1]) for p in marks.iterdir() if p.name.startswith("worker-")]
+    assert len(workers) == 2
+    deadline = time.monotonic() + 5  # no worker outlives the run
+    while time.monotonic() < deadline and any(_alive(w) for w in workers):
+        time.sleep(0.02)
+    assert not [w for w in workers if _alive(w)]

@@ -11,8 +11,9 @@ steps; :func:`rouge_score_tokens` gives the same list for every input:
 2. Every run of characters outside ``[a-z0-9]`` separates tokens; nothing
    else survives (non-Latin scripts give no tokens at all).
 3. With stemming, each token longer than 3 characters goes through nltk's
-   ``PorterStemmer()`` in its default ``NLTK_EXTENSIONS`` mode; shorter
-   tokens are kept as they are.
+   ``PorterStemmer()`` in its default ``NLTK_EXTENSIONS`` mode
+   (:mod:`rouge2.analysis.porter_nltk` gives its stems without importing
+   nltk); shorter tokens are kept as they are.
 4. A token is kept only if it matches ``^[a-z0-9]+$`` (``re.match``, so a
    trailing newline would pass); this drops the empty strings and anything a
    custom stemmer made invalid.
@@ -27,6 +28,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import lru_cache
+
+from rouge2.analysis.porter_nltk import nltk_porter_stem
 
 __all__ = [
     "NON_ALPHANUM_PATTERN",
@@ -53,19 +56,6 @@ def rouge_score_words(text: str | bytes) -> list[str]:
         # bytes.lower() touches ASCII only; the decode is UTF-8, strict.
         return _WORD.findall(text.lower().decode("utf-8"))
     return _WORD.findall(text.lower())
-
-
-_porter = None
-
-
-def nltk_porter_stem(word: str) -> str:
-    """nltk's ``PorterStemmer()`` (default ``NLTK_EXTENSIONS`` mode) on one word."""
-    global _porter
-    if _porter is None:
-        from nltk.stem.porter import PorterStemmer  # lazy: nltk takes seconds to import
-
-        _porter = PorterStemmer()
-    return _porter.stem(word)
 
 
 def is_valid_rouge_score_token(token) -> bool:

@@ -40,7 +40,6 @@ two agree exactly.
 
 from __future__ import annotations
 
-import importlib.metadata
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -418,7 +417,7 @@ def snowballstemmer_stemmer(language: str) -> Callable[[str], str]:
 def snowball_origin(name: str) -> str:
     """Which package stems for the stemmer ``name`` (a canonical ``snowball:``/``snowballstemmer:``
     name), with its version: what the signature records."""
-    from importlib.metadata import version
+    from importlib.metadata import version  # lazy: costs start-up time; only signatures need it
 
     if name.startswith("snowball:") and name[len("snowball:"):] in SNOWBALL_LANGUAGES:
         return f"nltk {version('nltk')}"
@@ -445,7 +444,9 @@ def _exceptions_sha256(name: str) -> str:
 
 
 def _nltk_version(name: str) -> str:
-    return f"nltk {importlib.metadata.version('nltk')}"
+    from importlib.metadata import version  # lazy: costs start-up time; only signatures need it
+
+    return f"nltk {version('nltk')}"
 
 
 #: stemmers by name (plugins: entry points ``rouge2.stemmers``)

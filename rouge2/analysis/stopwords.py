@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import gzip
 import importlib
-import importlib.metadata
 import json
 import os
 import re
@@ -150,9 +149,11 @@ def _from_file(path: Path) -> frozenset[str]:
 
 
 def _package_version(package: str) -> str:
+    from importlib import metadata  # lazy: costs start-up time; only signatures need it
+
     try:
-        return f"{package} {importlib.metadata.version(package)}"
-    except importlib.metadata.PackageNotFoundError:
+        return f"{package} {metadata.version(package)}"
+    except metadata.PackageNotFoundError:
         return f"{package} (not installed)"
 
 

@@ -14,7 +14,6 @@ import warnings
 
 from rouge2._version import __version__
 from rouge2.errors import UserError
-from rouge2.registry import suggest
 
 USAGE = f"""usage: rouge2 <command> [options]
 
@@ -60,6 +59,10 @@ def _dispatch(argv: list[str]) -> int:
     command, rest = argv[0], argv[1:]
     target = _COMMANDS.get(command)
     if target is None:
+        # lazy: the registry module (logging, dataclasses, pkgutil) costs start-up time
+        # that only an unknown command needs
+        from rouge2.registry import suggest
+
         raise UserError(f"unknown command {command!r}{suggest(command, COMMANDS)}; use one of: "
                         f"{', '.join(COMMANDS)} (see 'rouge2 -h')")
     module, function = target

@@ -511,6 +511,36 @@ def deferred_signals() -> Iterator[list[int]]:
             signal.raise_signal(pending[0])
 
 
+def _stop_signal_numbers() -> set[int]:
+    return {sig for sig in (getattr(signal, name, None) for name in STOP_SIGNALS) if sig is not None}
+
+
+@contextlib.contextmanager
+def blocked_stop_signals() -> Iterator[None]:
+    """Block the signals that stop a command, in the system, for this thread
+    until the block ends; one that comes meanwhile stays pending and is
+    delivered when it ends.  A process forked meanwhile starts with them
+    blocked, so one sent to the whole group then is pending in it too, never
+    run by a handler it inherited: it lifts the block
+    (:func:`unblock_stop_signals`) once it has set its own.  No-op where
+    the system has no signal masks."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _stop_signal_numbers())
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def unblock_stop_signals() -> None:
+    """Lift :func:`blocked_stop_signals` in a process forked under it: a stop
+    signal that came since is delivered now, to the handlers now in place."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _stop_signal_numbers())
+
+
 # ---------------------------------------------------------------------------
 # the transaction
 

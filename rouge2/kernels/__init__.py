@@ -4,9 +4,9 @@ rouge2's innermost loops have two implementations with the same signatures:
 
 * :mod:`rouge2.kernels.python`, the pure-Python reference (the definition);
 * ``rouge2.kernels._speedups``, built from ``_speedups.c`` (and
-  ``analyze.h``, ``batch.h``, ``prf.h``, ``stats_kernels.h``) when a C compiler is present at
-  install time, giving identical results faster; ``_speedups.pyi`` types
-  every export.
+  ``analyze.h``, ``batch.h``, ``prf.h``, ``stats_kernels.h``,
+  ``rouge_score.h``) when a C compiler is present at install time, giving
+  identical results faster; ``_speedups.pyi`` types every export.
 
 This module picks one of them when it is first imported; every other module
 calls the names below and never imports an implementation itself.
@@ -59,6 +59,12 @@ options, multi-reference modes or result objects.
     meta-evaluation's bootstrap and permutation loops (``stats_kernels.h``),
     in C only (``None`` on the Python path, where
     :mod:`rouge2.stats.correlation` computes the same numbers itself).
+``rouge_score_prf(target, prediction, orders, lcs, lsum, stem)``, ``nltk_porter_stem(word)``
+    the rouge-score drop-in's (P, R, F) of rougeN, rougeL and rougeLsum in
+    one call per pair, and nltk's Porter stemmer (``rouge_score.h``;
+    definitions in :mod:`rouge2.kernels.rouge_score` and
+    :mod:`rouge2.analysis.porter_nltk`); ``nltk_porter_stem`` is None on the
+    Python path.
 
 Pure-Python definitions used by the synonym-aware paths (which match words
 through a relation, so they stay in Python): ``clipped_hits``,
@@ -73,6 +79,7 @@ from types import ModuleType
 from typing import Any
 
 from rouge2.kernels import python
+from rouge2.kernels import rouge_score as _py_rouge_score
 from rouge2.kernels.python import (  # Perl's drand48
     DRAND48_A,
     DRAND48_C,
@@ -150,6 +157,10 @@ class BatchKernels:
         return f"<BatchKernels {self.name}>"
 
 
+#: the rouge-score drop-in's kernels (rouge_score.h)
+rouge_score_prf = _C.rouge_score_prf if _C is not None else _py_rouge_score.rouge_score_prf
+nltk_porter_stem = _C.nltk_porter_stem if _C is not None else None
+
 #: the pure-Python batch kernels (the definition) and the chosen ones
 PY_BATCH = BatchKernels(python, "python")
 BATCH = BatchKernels(_C, "c") if _C is not None else PY_BATCH
@@ -192,6 +203,7 @@ __all__ = [
     "mt_signed_sums",
     "mt_words",
     "ngram_hits",
+    "nltk_porter_stem",
     "packed_ngrams",
     "perl_resample_table",
     "position_masks",
@@ -203,6 +215,7 @@ __all__ = [
     "records",
     "rouge155_stemmer",
     "rouge155_tokens",
+    "rouge_score_prf",
     "signed_sums",
     "skip_bigram_counts",
     "spa_resample",

@@ -1344,6 +1344,7 @@ done:
 /* rouge2/analysis/stem.py's rouge155_stem is the definition.           */
 
 #include "porter155.h"
+#include "rouge_score.h" /* the rouge-score drop-in's counts and nltk Porter stemmer */
 
 PyDoc_STRVAR(porter155_stem_doc,
 "porter155_stem(word, /) -> str\n\n"
@@ -1766,6 +1767,10 @@ PyInit__speedups(void)
         return NULL;
     if (PyType_Ready(&Rouge155StemmerType) < 0
         || PyModule_AddObjectRef(m, "Rouge155Stemmer", (PyObject *)&Rouge155StemmerType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (rs_add_functions(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

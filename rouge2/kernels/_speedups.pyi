@@ -1,5 +1,5 @@
 """Types of rouge2.kernels._speedups, the optional C kernels (_speedups.c,
-analyze.h, batch.h, prf.h, stats_kernels.h).  Every export is listed here; tests/test_speedups.py
+analyze.h, batch.h, prf.h, stats_kernels.h, rouge_score.h).  Every export is listed here; tests/test_speedups.py
 checks that the module and this stub name the same things.  Only
 rouge2.kernels imports the module."""
 
@@ -74,3 +74,8 @@ def accuracy_resample(level: int, tie: int, x: Sequence[float], z: Sequence[floa
 def spa_resample(ns: int, nt: int, x: Buffer, h: Buffer, ok: Buffer, rows: Buffer | None, cols: Buffer | None,
                  resamples: int, flags: Buffer, permutations: int, /) -> tuple[list[int], list[int]]: ...
 def stats_fsum(values: Sequence[float], /) -> float: ...
+
+# -- the rouge-score drop-in (rouge_score.h) ---------------------------------------
+def rouge_score_prf(target: str, prediction: str, orders: tuple[int, ...], lcs: bool, lsum: bool,
+                    stem: Callable[[str], str] | None, /) -> tuple[tuple[float, float, float] | None, ...]: ...
+def nltk_porter_stem(word: str, /) -> str: ...

@@ -22,10 +22,15 @@ Workers die with the run: each asks the kernel for SIGKILL when its parent
 dies (:func:`die_with_parent`), so ``kill -9`` of a run leaves no orphan
 computing on, and a forked worker closes its copy of the output folders'
 locks at once (:mod:`rouge2.io.atomic`), so no worker ever holds one.
+A run that stops (a signal, an error) kills its workers rather than waiting
+for them (:meth:`Workers.close`), and workers are forked with the stopping
+signals blocked until they have their own dispositions, so a signal sent to
+the whole process group ends every one of them.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import gc
 import multiprocessing
@@ -40,7 +45,7 @@ from concurrent.futures import ProcessPoolExecutor
 from math import ceil
 from typing import Any
 
-from rouge2.io.atomic import deferred_signals
+from rouge2.io.atomic import blocked_stop_signals, deferred_signals, unblock_stop_signals
 from rouge2.io.inputs import InputItem
 from rouge2.io.topic_report import TopicCoverage
 from rouge2.measures.aspect_coverage import AspectCoverage
@@ -215,6 +220,9 @@ def die_with_parent(parent: int) -> None:
 def _start_worker(parent: int, initializer: Callable, args: tuple) -> None:
     die_with_parent(parent)
     quiet_signals()
+    # forked with the stop signals blocked (Workers.pool): one sent to the group
+    # since is delivered now, to the worker's own dispositions, not the run's
+    unblock_stop_signals()
     initializer(*args)
 
 
@@ -332,7 +340,12 @@ class Workers:
                     pass
             # A signal during the fork would run the run's handler inside the
             # at-fork hooks, where its exception is swallowed: deferred instead.
-            with deferred_signals():
+            # And blocked in the system: a worker starts with them blocked (and
+            # the deferring handler inherited) until it has its own, so a stop
+            # signal to the whole group is acted on by every worker, never
+            # swallowed (a worker alive after its sibling died holding the task
+            # queue's lock would keep the pool, and so the run, from ending).
+            with deferred_signals(), _blocked_while(method == "fork"):
                 pool = ProcessPoolExecutor(max_workers=self.processes,
                                            mp_context=multiprocessing.get_context(method),
                                            initializer=_start_worker,
@@ -352,16 +365,27 @@ class Workers:
                 first.result()
         return self._pool
 
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+    def close(self, abandon: bool = False) -> None:
+        """Shut the pool down; ``abandon``: the run is stopping (a signal, an
+        error) and wants no more results: the workers are killed at once
+        (:func:`_kill_workers`) instead of finishing the chunks they hold."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        if abandon:
+            _kill_workers(pool)
+        try:
+            pool.shutdown(wait=True, cancel_futures=True)
+        except BaseException:  # stopped while waiting for them: stop them now
+            _kill_workers(pool)
+            pool.shutdown(wait=True)
+            raise
 
     def __enter__(self) -> Workers:
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.close()
+    def __exit__(self, exc_type, exc, tb) -> None:
+        self.close(abandon=exc_type is not None)
 
     def chunk_size(self, units: int) -> int:
         """Units per chunk: about :data:`CHUNKS_PER_PROCESS` chunks per process."""
@@ -386,6 +410,29 @@ class Workers:
         finally:
             for fut in futures:
                 fut.cancel()
+
+
+def _blocked_while(condition: bool):
+    return blocked_stop_signals() if condition else contextlib.nullcontext()
+
+
+def _kill_workers(pool: ProcessPoolExecutor) -> None:
+    """Kill the pool's worker processes and let its manager thread see them
+    gone, so that ``pool.shutdown(wait=True)`` returns.  Waiting for them
+    instead could be forever: a worker killed by a signal while it held a
+    queue's lock leaves a sibling blocked on that lock, and one killed while
+    writing a result leaves half a message the manager thread would wait to
+    read in full while this process holds the pipe's write end open.  So
+    that end is closed here (this process never writes to it).  Uses the
+    pool's private fields; without them, the usual shutdown."""
+    for proc in dict(getattr(pool, "_processes", None) or {}).values():
+        with contextlib.suppress(Exception):  # already gone, or reaped meanwhile
+            proc.kill()
+    results = getattr(pool, "_result_queue", None)
+    writer = getattr(results, "_writer", None)
+    if writer is not None:
+        with contextlib.suppress(OSError):
+            writer.close()
 
 
 def scored(items: Iterable[InputItem], pair_scorer: PairScorer, workers: Workers | int,

@@ -8,6 +8,16 @@ kernels.  ``scoring.BootstrapAggregator`` takes an extra ``seed`` (default 0)
 so its intervals are reproducible.  See docs/migrating.md.
 """
 
-from rouge2.compat.rouge_score import rouge_scorer, scoring, tokenize, tokenizers
+import importlib
+
+from rouge2.compat.rouge_score import rouge_scorer, tokenize, tokenizers
 
 __all__ = ["rouge_scorer", "scoring", "tokenize", "tokenizers"]
+
+
+def __getattr__(name: str) -> object:
+    """``scoring`` (its aggregator needs numpy) is imported on first access, so scoring pairs
+    does not load numpy; ``from rouge2.compat.rouge_score import scoring`` imports it directly."""
+    if name == "scoring":
+        return importlib.import_module("rouge2.compat.rouge_score.scoring")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -30,9 +30,13 @@ F-measure
     The score against each target; per type, the first target with the
     highest F.
 
-Counting goes through :mod:`rouge2.kernels` (C when built): tokens are
-interned as ints, then ``ngram_hits``, ``lcs_length`` and ``union_lcs_hit``
-(ROUGE-1.5.5's summary-level LCS, which is rougeLsum's) do the work.
+Counting goes through :mod:`rouge2.kernels` (C when built).  With the
+default tokenizer, ``rouge_score_prf`` tokenizes, stems and scores a pair in
+one call (rouge-score's tokens are the ASCII letter and digit runs of
+``str.lower()`` of the text, which is the text itself when it is ASCII), and
+gives the (P, R, F) floats above; a user tokenizer's tokens are interned as
+ints for ``ngram_hits``, ``lcs_length`` and ``union_lcs_hit`` (ROUGE-1.5.5's
+summary-level LCS, which is rougeLsum's).
 
 Differences from rouge-score, all on mistakes: a bad rouge type raises
 ``ValueError`` (a :class:`rouge2.UserError` too) when the scorer is built,
@@ -45,10 +49,11 @@ from __future__ import annotations
 
 import re
 
+from rouge2.analysis.porter_nltk import nltk_porter_stem
 from rouge2.analysis.rouge_score_text import rouge_score_tokens
 from rouge2.compat.errors import CompatTextTypeError, CompatTypeError, CompatValueError, SentenceDataMissing
-from rouge2.compat.rouge_score import scoring, tokenizers
-from rouge2.kernels import lcs_length, ngram_hits, token_ids, union_lcs_hit
+from rouge2.compat.rouge_score import _scores, tokenizers
+from rouge2.kernels import lcs_length, ngram_hits, rouge_score_prf, token_ids, union_lcs_hit
 
 __all__ = ["RougeScorer"]
 
@@ -56,8 +61,10 @@ __all__ = ["RougeScorer"]
 # one digit, and (through "$") an optional trailing newline.
 _ROUGE_N = re.compile(r"rouge[0-9]\n?\Z")
 
-_Score = scoring.Score
-_fmeasure = scoring.fmeasure
+_Score = _scores.Score
+_fmeasure = _scores.fmeasure
+_ZERO = _Score(0, 0, 0)  # rouge-score's score of an empty text (ints)
+_new_tuple = tuple.__new__
 
 
 def _parse_types(rouge_types) -> tuple:
@@ -146,7 +153,43 @@ def _summary_lcs_score(ref_sents, cand_sents):
     return _Score(precision, recall, _fmeasure(precision, recall))
 
 
-class RougeScorer(scoring.BaseScorer):
+def _fold(text, what: str) -> str:
+    """``text`` as the counting kernel takes it: rouge-score lowercases a str
+    with ``str.lower()`` (a no-op beyond A-Z on ASCII, which the kernel
+    lowercases itself) and a bytes text as bytes before decoding it."""
+    if isinstance(text, str):
+        return text if text.isascii() else text.lower()
+    if isinstance(text, bytes):
+        return text.decode("utf-8")
+    raise CompatTextTypeError(f"the {what} must be a string, not {type(text).__name__}")
+
+
+class _Plan:
+    """What ``rouge_score_prf`` is asked for a tuple of rouge types, and the scores from its answer."""
+
+    __slots__ = ("items", "lcs", "lsum", "orders", "whole")
+
+    def __init__(self, plan: tuple):
+        orders = tuple(dict.fromkeys(n for _, n in plan if n > 0))
+        self.orders = orders
+        self.lcs = any(n == 0 for _, n in plan)
+        self.lsum = any(n == -1 for _, n in plan)
+        self.whole = bool(orders) or self.lcs  # whole texts are scored
+        # each type's place in the answer: its order's, then rougeL's, then rougeLsum's
+        lsum_at = len(orders) + self.lcs
+        self.items = tuple((name, orders.index(n) if n > 0 else len(orders) if n == 0 else lsum_at)
+                           for name, n in plan)
+
+    def scores(self, found) -> dict:
+        """``{rouge type: Score}`` from the kernel's (P, R, F) triples (None: the int zero score)."""
+        out = {}
+        for name, i in self.items:
+            prf = found[i]
+            out[name] = _ZERO if prf is None else _new_tuple(_Score, prf)
+        return out
+
+
+class RougeScorer(_scores.BaseScorer):
     """rouge-score's ``RougeScorer``: the same arguments, methods and floats.
 
     ``rouge_types``: names among ``rouge1`` ... ``rouge9``, ``rougeL``,
@@ -169,6 +212,7 @@ class RougeScorer(scoring.BaseScorer):
             )
         self._tokenizer = tokenizer
         self._split_summaries = split_summaries
+        self._kernel_plan = _Plan(self._plan)
 
     # -- helpers ---------------------------------------------------------
 
@@ -178,6 +222,7 @@ class RougeScorer(scoring.BaseScorer):
         if key != self._plan_key:
             self._plan = _parse_types(self.rouge_types)
             self._plan_key = key
+            self._kernel_plan = _Plan(self._plan)
         return self._plan
 
     def _tokenize(self, text, what: str):
@@ -200,6 +245,48 @@ class RougeScorer(scoring.BaseScorer):
     def score(self, target, prediction) -> dict:
         """Scores of ``prediction`` against ``target`` (note the order), by rouge type."""
         plan = self._types()
+        tok = self._tokenizer
+        if type(tok) is not tokenizers.DefaultTokenizer:
+            return self._score_tokens(plan, target, prediction)
+        stem = nltk_porter_stem if tok.use_stemmer else None
+        kp = self._kernel_plan
+        if kp.lsum and (self._split_summaries or type(target) is not str or type(prediction) is not str):
+            return self._score_lines(target, prediction, stem)
+        # a str's lines are rougeLsum's sentences, lowercased as the whole text is
+        if not (type(target) is str and target.isascii()):
+            target = _fold(target, "target")
+        if not (type(prediction) is str and prediction.isascii()):
+            prediction = _fold(prediction, "prediction")
+        return kp.scores(rouge_score_prf(target, prediction, kp.orders, kp.lcs, kp.lsum, stem))
+
+    def _score_lines(self, target, prediction, stem) -> dict:
+        """:meth:`score` with rougeLsum among the types, the default tokenizer, and
+        ``split_summaries`` or a text that is not a str: one kernel call, or two
+        when rougeLsum's sentences are not the lines of the texts the other
+        types count (nltk's sentences; bytes, which rouge-score lowercases as
+        bytes for the whole text but with ``str.lower`` per sentence)."""
+        kp = self._kernel_plan
+        t_lines = self._lines(target, "target")
+        p_lines = self._lines(prediction, "prediction")
+        if not kp.whole:
+            return kp.scores(rouge_score_prf(t_lines, p_lines, (), False, True, stem))
+        t_text = _fold(target, "target")
+        p_text = _fold(prediction, "prediction")
+        if t_lines == t_text and p_lines == p_text:
+            return kp.scores(rouge_score_prf(t_text, p_text, kp.orders, kp.lcs, True, stem))
+        whole = rouge_score_prf(t_text, p_text, kp.orders, kp.lcs, False, stem)
+        return kp.scores(whole + rouge_score_prf(t_lines, p_lines, (), False, True, stem))
+
+    def _lines(self, text, what: str) -> str:
+        """rougeLsum's sentences of ``text``, one a line, as the kernel takes them."""
+        if self._split_summaries:
+            text = "\n".join(s.replace("\n", " ") for s in _sent_tokenize(text))
+        else:
+            text = _as_text(text, what)
+        return text if text.isascii() else text.lower()
+
+    def _score_tokens(self, plan, target, prediction) -> dict:
+        """:meth:`score` with a user tokenizer: its tokens interned, then the kernels."""
         vocab: dict = {}
         if len(plan) == 1 and plan[0][1] == -1:
             t_ids = p_ids = None  # rougeLsum alone: whole texts are not tokenized

@@ -29,11 +29,11 @@ reproducible unless the caller seeds it).
 
 from __future__ import annotations
 
-import abc
 import collections
 import operator
 
 from rouge2.compat.errors import CompatValueError, MissingDependency
+from rouge2.compat.rouge_score._scores import AggregateScore, BaseScorer, Score, fmeasure
 
 try:
     import numpy as np
@@ -44,22 +44,6 @@ except ImportError:  # at import, not after a long scoring run: one line saying 
 __all__ = ["AggregateScore", "BaseScorer", "BootstrapAggregator", "Score", "fmeasure"]
 
 
-class Score(collections.namedtuple("Score", ["precision", "recall", "fmeasure"])):
-    """Precision, recall and F-measure of one pair."""
-
-
-class AggregateScore(collections.namedtuple("AggregateScore", ["low", "mid", "high"])):
-    """Bootstrap interval of a score: ``low``, ``mid`` (median) and ``high``."""
-
-
-class BaseScorer(abc.ABC):
-    """What a scorer provides: ``score(target, prediction) -> {type: Score}``."""
-
-    @abc.abstractmethod
-    def score(self, target: str, prediction: str) -> dict[str, Score]:
-        """Scores of ``prediction`` against ``target``, by score type."""
-
-
 def _as_int(value):
     """``value`` as an int if it is an integer (numpy ints too, not bools), else None."""
     if isinstance(value, bool):
@@ -68,13 +52,6 @@ def _as_int(value):
         return operator.index(value)
     except TypeError:
         return None
-
-
-def fmeasure(precision, recall):
-    """Balanced F-measure, written as rouge-score evaluates it (same float)."""
-    if precision + recall > 0:
-        return 2 * precision * recall / (precision + recall)
-    return 0.0
 
 
 class BootstrapAggregator:

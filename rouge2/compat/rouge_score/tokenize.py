@@ -7,6 +7,7 @@ keeps rouge-score's names for code that imports them.
 from __future__ import annotations
 
 import re
+import sys
 
 from rouge2.analysis.rouge_score_text import (
     NON_ALPHANUM_PATTERN,
@@ -33,12 +34,13 @@ VALID_TOKEN_RE = re.compile(VALID_TOKEN_PATTERN)
 
 
 def _is_default_porter(stemmer) -> bool:
-    """Whether ``stemmer`` is nltk's PorterStemmer in its default mode (cached path)."""
-    try:
-        from nltk.stem.porter import PorterStemmer  # lazy: nltk takes seconds to import
-    except ImportError:  # pragma: no cover - nltk is a dependency
-        return False
-    return type(stemmer) is PorterStemmer and stemmer.mode == PorterStemmer.NLTK_EXTENSIONS
+    """Whether ``stemmer`` is nltk's PorterStemmer in its default mode (then rouge2's
+    copy of it stems, memoized).  nltk is not imported here: a caller holding
+    one of its stemmers has imported it already."""
+    porter = sys.modules.get("nltk.stem.porter")
+    stemmer_type = getattr(porter, "PorterStemmer", None)
+    return (stemmer_type is not None and type(stemmer) is stemmer_type
+            and stemmer.mode == stemmer_type.NLTK_EXTENSIONS)
 
 
 def tokenize(text, stemmer):
