@@ -589,12 +589,29 @@ emit_chars(AState *st, const UText *u, Py_ssize_t a, Py_ssize_t b)
 
 #include "unitok.h"
 
+/* unitok.h's sink: a token's UTF-8 bytes (in st->word) interned like a word. */
+static int
+sink_push(void *ctx, const char *utf8, Py_ssize_t n)
+{
+    AState *st = (AState *)ctx;
+    if (raw_reserve((void **)&st->ids, &st->idcap, st->nids + 1, sizeof(int32_t), 1 << 12) < 0)
+        return fail(st, A_NOMEM);
+    return push_built(st, n, word_hash(utf8, n));
+}
+
+static int
+sink_error(void *ctx, int python_error)
+{
+    return fail((AState *)ctx, python_error ? A_PYERR : A_NOMEM);
+}
+
 /* The tokens of a str through unitok.h (GIL held). */
 static int
 emit_str(AState *st, const ASpec *sp, PyObject *part)
 {
-    return sp->tokenizer == TOK_UNICODE ? unicode_tokens_c(st, sp->defs, part)
-                                        : character_tokens_c(st, sp->defs, part);
+    UniSink k = {st, &st->word, &st->wcap, sink_push, sink_error};
+    return sp->tokenizer == TOK_UNICODE ? unicode_tokens_c(&k, sp->defs, part)
+                                        : character_tokens_c(&k, sp->defs, part);
 }
 
 /* The tokens of characters [a, b) of a text C does not tokenize alone. */

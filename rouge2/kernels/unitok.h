@@ -3,7 +3,9 @@
  * rouge2.analysis.tokenize, in C, for the batch path's texts with a
  * non-ASCII character (ASCII texts take analyze.h's byte loops).
  *
- * Included by analyze.h.  The Python functions are the definitions, and
+ * Included by analyze.h, which hands each token to its vocabulary through
+ * a UniSink (below): this file calls nothing of its includer.  The Python
+ * functions are the definitions, and
  * this file borrows their own parts rather than copying Unicode data:
  *
  *   defs = (word_label, grapheme_class, category, normalize)
@@ -30,6 +32,20 @@
  * tests/test_batch.py compares both with the Python functions on random
  * Unicode text.
  */
+
+/* Where the tokens go: push(ctx, utf8, n) takes one token's UTF-8 bytes
+   (utf8 is *buf, which this file grows with raw_reserve) and returns 0, or
+   -1 after recording why; error(ctx, python_error) records a failure (1: a
+   Python exception is set, 0: no memory) and returns -1. */
+typedef struct {
+    void *ctx;
+    char **buf;
+    Py_ssize_t *cap;
+    int (*push)(void *ctx, const char *utf8, Py_ssize_t n);
+    int (*error)(void *ctx, int python_error);
+} UniSink;
+
+#define UNI_PYERR(sk) ((sk)->error((sk)->ctx, 1))
 
 enum { UL_NONE = 0, UL_WORD = 1, UL_CJK = 2, UL_ATTACH = 3 };
 enum {
@@ -156,17 +172,16 @@ normalized(PyObject *defs, const char *form, PyObject *s)
 
 /* Push the token s[a:b] (code points) as UTF-8. */
 static int
-push_chars(AState *st, PyObject *s, Py_ssize_t a, Py_ssize_t b)
+push_chars(const UniSink *sk, PyObject *s, Py_ssize_t a, Py_ssize_t b)
 {
     int kind = PyUnicode_KIND(s);
     const void *data = PyUnicode_DATA(s);
     Py_ssize_t i, n = 0;
-    if (raw_reserve((void **)&st->word, &st->wcap, 4 * (b - a) + 1, 1, 64) < 0 ||
-        raw_reserve((void **)&st->ids, &st->idcap, st->nids + 1, sizeof(int32_t), 1 << 12) < 0)
-        return fail(st, A_NOMEM);
+    if (raw_reserve((void **)sk->buf, sk->cap, 4 * (b - a) + 1, 1, 64) < 0)
+        return sk->error(sk->ctx, 0);
     for (i = a; i < b; i++) {
         Py_UCS4 c = PyUnicode_READ(kind, data, i);
-        char *w = st->word + n;
+        char *w = *sk->buf + n;
         if (c < 0x80) {
             w[0] = (char)c;
             n += 1;
@@ -190,7 +205,7 @@ push_chars(AState *st, PyObject *s, Py_ssize_t a, Py_ssize_t b)
             n += 4;
         }
     }
-    return push_built(st, n, word_hash(st->word, n));
+    return sk->push(sk->ctx, *sk->buf, n);
 }
 
 static inline int
@@ -201,18 +216,18 @@ is_joiner(Py_UCS4 c)
 
 /* ``unicode_tokens(s)`` interned (GIL held). */
 static int
-unicode_tokens_c(AState *st, PyObject *defs, PyObject *text)
+unicode_tokens_c(const UniSink *sk, PyObject *defs, PyObject *text)
 {
     PyObject *nfc = normalized(defs, "NFC", text), *s;
     Py_ssize_t i = 0, n;
     int kind, rc = 0;
     const void *data;
     if (nfc == NULL)
-        return fail(st, A_PYERR);
+        return UNI_PYERR(sk);
     s = PyObject_CallMethod(nfc, "casefold", NULL);
     Py_DECREF(nfc);
     if (s == NULL)
-        return fail(st, A_PYERR);
+        return UNI_PYERR(sk);
     n = PyUnicode_GET_LENGTH(s);
     kind = PyUnicode_KIND(s);
     data = PyUnicode_DATA(s);
@@ -220,7 +235,7 @@ unicode_tokens_c(AState *st, PyObject *defs, PyObject *text)
         int c = word_class(defs, PyUnicode_READ(kind, data, i));
         Py_ssize_t j = i + 1, a = i, b;
         if (c < 0) {
-            rc = fail(st, A_PYERR);
+            rc = UNI_PYERR(sk);
             break;
         }
         if (c == UL_NONE) {
@@ -230,7 +245,7 @@ unicode_tokens_c(AState *st, PyObject *defs, PyObject *text)
         for (; j < n; j++) { /* a CJK character takes the attached ones; a run, word or attached */
             int d = word_class(defs, PyUnicode_READ(kind, data, j));
             if (d < 0) {
-                rc = fail(st, A_PYERR);
+                rc = UNI_PYERR(sk);
                 break;
             }
             if (c == UL_CJK ? d != UL_ATTACH : (d != UL_WORD && d != UL_ATTACH))
@@ -242,7 +257,7 @@ unicode_tokens_c(AState *st, PyObject *defs, PyObject *text)
         while (b > a && is_joiner(PyUnicode_READ(kind, data, b - 1)))
             b--;
         if (rc == 0 && b > a)
-            rc = push_chars(st, s, a, b);
+            rc = push_chars(sk, s, a, b);
         i = j;
     }
     Py_DECREF(s);
@@ -357,22 +372,22 @@ cluster_end(PyObject *defs, int kind, const void *data, Py_ssize_t i, Py_ssize_t
 
 /* ``character_tokens(s)`` interned (GIL held). */
 static int
-character_tokens_c(AState *st, PyObject *defs, PyObject *text)
+character_tokens_c(const UniSink *sk, PyObject *defs, PyObject *text)
 {
     PyObject *a = normalized(defs, "NFKC", text), *b, *s;
     Py_ssize_t i = 0, n;
     int kind, rc = 0;
     const void *data;
     if (a == NULL)
-        return fail(st, A_PYERR);
+        return UNI_PYERR(sk);
     b = PyObject_CallMethod(a, "casefold", NULL);
     Py_DECREF(a);
     if (b == NULL)
-        return fail(st, A_PYERR);
+        return UNI_PYERR(sk);
     s = normalized(defs, "NFKC", b);
     Py_DECREF(b);
     if (s == NULL)
-        return fail(st, A_PYERR);
+        return UNI_PYERR(sk);
     n = PyUnicode_GET_LENGTH(s);
     kind = PyUnicode_KIND(s);
     data = PyUnicode_DATA(s);
@@ -380,7 +395,7 @@ character_tokens_c(AState *st, PyObject *defs, PyObject *text)
         Py_ssize_t j = cluster_end(defs, kind, data, i, n), k, e;
         int token = 0;
         if (j < 0) {
-            rc = fail(st, A_PYERR);
+            rc = UNI_PYERR(sk);
             break;
         }
         for (k = i; k < j && !token; k++) { /* starts with a mark, or holds a letter or number */
@@ -391,7 +406,7 @@ character_tokens_c(AState *st, PyObject *defs, PyObject *text)
         while (e > i && is_joiner(PyUnicode_READ(kind, data, e - 1)))
             e--;
         if (token && e > i)
-            rc = push_chars(st, s, i, e);
+            rc = push_chars(sk, s, i, e);
         i = j;
     }
     Py_DECREF(s);
