@@ -44,19 +44,20 @@ _LAZY = {
 }
 
 __all__ = [
-           "Evaluation",
-           "MultiReferenceNote",
-           "Options",
-           "Score",
-           "Scorer",
-           "StatsChunk",
-           "UserError",
-           "__version__",
-           "corpus_stats",
-           "evaluate",
-           "iter_corpus_stats",
-           "score",
-           "score_corpus",
+    "Evaluation",
+    "MultiReferenceNote",
+    "Options",
+    "Score",
+    "Scorer",
+    "StatsChunk",
+    "UserError",
+    "__version__",
+    "aspect_coverage",
+    "corpus_stats",
+    "evaluate",
+    "iter_corpus_stats",
+    "score",
+    "score_corpus",
 ]
 
 

@@ -29,3 +29,9 @@ def test_readme_evaluation_reproduces_rouge155_report():
     ).stdout
     expected = (REPO / "tests/data/rouge155_sample_expected.txt").read_text()
     assert out == expected
+
+
+def test_ci_runs_exactly_the_readme_test_command():
+    # CI runs what a new user runs: the README's second command, install included
+    ci = (REPO / ".ci/run").read_text(encoding="utf-8").splitlines()
+    assert readme_commands()[1] in ci

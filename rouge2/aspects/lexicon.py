@@ -44,8 +44,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from rouge2 import files
 from rouge2.data import read_resource
 from rouge2.errors import UserError
@@ -183,6 +181,8 @@ def _yaml_entries(aspect: str, value: Any, where: str) -> list[LexiconEntry]:
 
 def parse_yaml_lexicon(text: str, origin: str) -> list[LexiconEntry]:
     """Entries of a YAML lexicon (a mapping from aspect to entries)."""
+    import yaml  # lazy: PyYAML only for a YAML lexicon (scoring imports no YAML parser)
+
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
