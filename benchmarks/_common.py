@@ -51,6 +51,44 @@ def summeval_pairs(rows, limit: int | None = None, multi: bool = False):
     return pairs
 
 
+OPINOSIS = "data/opinosis/summaries-gold"
+
+
+def opinosis_pairs(shared: str | Path, limit: int | None = None):
+    """(candidate, reference) pairs of Opinosis: in each of the 51 topics
+    (sorted), every gold summary (in file order) against every other one.
+    Short review summaries, a sentence a line."""
+    root = Path(shared) / OPINOSIS
+    if not root.is_dir():
+        sys.exit(f"error: Opinosis not found at {root} (give --shared PATH or set ROUGE2_SHARED)")
+    pairs = []
+    for topic in sorted(p for p in root.iterdir() if p.is_dir()):
+        golds = [f.read_text(encoding="utf-8", errors="replace").replace("\r\n", "\n").strip()
+                 for f in sorted(topic.glob("*.gold"))]
+        for i, cand in enumerate(golds):
+            for j, ref in enumerate(golds):
+                if i != j:
+                    pairs.append((cand, ref))
+                    if limit is not None and len(pairs) >= limit:
+                        return pairs
+    return pairs
+
+
+def summeval_reference_pairs(rows, limit: int | None = None):
+    """(reference i, reference j) pairs of SummEval, i != j, document by
+    document: human news summaries against each other."""
+    pairs = []
+    for row in rows:
+        refs = row["ref_summs"]
+        for i, cand in enumerate(refs):
+            for j, ref in enumerate(refs):
+                if i != j:
+                    pairs.append((cand, ref))
+                    if limit is not None and len(pairs) >= limit:
+                        return pairs
+    return pairs
+
+
 # ----------------------------------------------------------------- versions
 
 

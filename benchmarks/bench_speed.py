@@ -7,6 +7,9 @@ Usage:
 
 Pairs: SummEval (CNN/DailyMail), 100 documents x 16 systems, documents in file
 order and systems sorted by name; the first ``--pairs`` (default 999).
+``--corpus opinosis`` takes the one-reference cases' pairs from Opinosis
+instead (each gold review summary against each other one of its topic),
+``--corpus summeval-refs`` SummEval's references against each other.
 
 Each case times every contender on the same pairs in alternating passes
 (pass 1: A B C, pass 2: B C A, ...; one untimed warm-up pass first), and
@@ -346,6 +349,10 @@ def main(argv=None):
                     help="in-process runs shorter than this (CPU s, from the warm-up) are repeated "
                          "back to back within a pass; the time is per run (default 0.25)")
     ap.add_argument("--first-call-pairs", type=int, default=100)
+    ap.add_argument("--corpus", choices=("summeval", "opinosis", "summeval-refs"), default="summeval",
+                    help="the pairs of the one-reference cases: SummEval (system summary, reference), "
+                         "Opinosis (each gold summary against each other of its topic), or SummEval's "
+                         "references against each other (default summeval)")
     ap.add_argument("--shared", default=C.DEFAULT_SHARED)
     args = ap.parse_args(argv)
     if args.pairs < 1 or args.passes < 1:
@@ -365,9 +372,17 @@ def main(argv=None):
     print("note: x = rouge2 pairs/s / peer pairs/s (= peer CPU / rouge2 CPU); above 1, rouge2 is faster")
 
     rows = C.summeval_rows(args.shared)
-    single = C.summeval_pairs(rows, args.pairs)
+    if args.corpus == "opinosis":
+        single = C.opinosis_pairs(args.shared, args.pairs)
+    elif args.corpus == "summeval-refs":
+        single = C.summeval_reference_pairs(rows, args.pairs)
+    else:
+        single = C.summeval_pairs(rows, args.pairs)
+    print(f"corpus of the one-reference cases: {args.corpus}")
+    if args.corpus != "summeval":  # texts of several lines: rouge-score's rougeL is the flat LCS
+        MEASURES[2] = "rouge-l-flat"
     if len(single) < args.pairs:
-        print(f"note: SummEval has {len(single)} pairs; using all of them")
+        print(f"note: the corpus has {len(single)} pairs; using all of them")
     n = len(single)
     types = ["rouge1", "rouge2", "rougeL"]
     summary = []

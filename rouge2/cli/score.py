@@ -587,7 +587,9 @@ def _score_streams(args, outputs: OutputFiles | None, progress) -> tuple[dict[st
             with progress.phase("scoring", None, "summaries") as phase:
                 for preds, refs in chunks:
                     for stream, lines in zip(streams.values(), preds):
-                        stream.add(list(zip(lines, refs)))
+                        # a chunk of lines split among the threads
+                        stream.feed(list(zip(lines, refs)), chunk=-(-len(refs) // args.threads),
+                                    threads=args.threads)
                     if k is None:
                         counts.update(map(len, refs))
                     if texts is not None:
@@ -709,7 +711,7 @@ def _pair(args, outputs: OutputFiles | None) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    from rouge2.cli.options import add_option_flags
+    from rouge2.cli.options import add_option_flags, add_threads_flag
     from rouge2.measures import measure_forms
     from rouge2.scoring.scorer import DEFAULT_MEASURES
 
@@ -762,6 +764,7 @@ def _parser() -> argparse.ArgumentParser:
                          "recall for topic and aspect measures); coverage: per aspect, with --aspects")
     ap.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                     help="progress bars on stderr (scoring, bootstrap, tests): auto = only on a terminal")
+    add_threads_flag(ap)
     add_option_flags(ap)
     return ap
 

@@ -50,7 +50,7 @@ from rouge2.io.inputs import InputItem
 from rouge2.io.topic_report import TopicCoverage
 from rouge2.measures.aspect_coverage import AspectCoverage
 from rouge2.measures.base import PairStats
-from rouge2.scoring.batch import CHUNK, batch_plan
+from rouge2.scoring.batch import CHUNK, PYTHON_LOCK, batch_plan, ordered_map
 from rouge2.scoring.options import Options
 from rouge2.scoring.scorer import Scorer
 from rouge2.stats.prf import Score
@@ -148,27 +148,28 @@ class PairScorer:
         scored through the batch path, all items in one go."""
         items = list(items)
         if not self.batched or not items:
-            return [self(item) for item in items]
+            with PYTHON_LOCK:
+                return [self(item) for item in items]
         per_variant: list[dict] = [{} for _ in items]
         explained: list[dict] = [{} for _ in items]
         empties = None
         pairs = [(item.candidate, item.references) for item in items]
         for k, (name, sc) in enumerate(self.scorers.items()):
             plan = self.plans[name]
-            res = plan.chunk_stats_empty(pairs, empties=(k == 0)) if plan is not None else None
-            if res is None:
-                for slot, item, ex in zip(per_variant, items, explained):
-                    slot[name] = self._score(name, sc, item, ex)
+            res = plan.chunk(pairs, empties=(k == 0)) if plan is not None else None
+            if plan is None or res is None:
+                with PYTHON_LOCK:
+                    for slot, item, ex in zip(per_variant, items, explained):
+                        slot[name] = self._score(name, sc, item, ex)
                 continue
-            assert plan is not None  # a result comes only from a plan
-            stats, ref_starts, flags = res
-            scores, pair_stats = plan.stats_and_scores(stats, ref_starts)
+            scores, pair_stats = plan.scores_and_stats(res)
             for slot, score, st in zip(per_variant, scores, pair_stats):
                 slot[name] = (score, st)
             if k == 0:
-                empties = flags
+                empties = res.empties
         flags = empties if empties is not None else [None] * len(items)
-        return [self._finish(item, pv, e, ex) for item, pv, e, ex in zip(items, per_variant, flags, explained)]
+        with PYTHON_LOCK:
+            return [self._finish(item, pv, e, ex) for item, pv, e, ex in zip(items, per_variant, flags, explained)]
 
     def _finish(self, item: InputItem, per_variant: dict, empty, explained: dict) -> tuple:
         """``self(item)``'s result from the item's scores: the topic coverage,
@@ -440,10 +441,11 @@ def _kill_workers(pool: ProcessPoolExecutor) -> None:
 
 
 def scored(items: Iterable[InputItem], pair_scorer: PairScorer, workers: Workers | int,
-           worker_args: tuple | None = None) -> Generator[tuple[InputItem, Any], None, None]:
+           worker_args: tuple | None = None, threads: int = 1) -> Generator[tuple[InputItem, Any], None, None]:
     """``(item, pair_scorer(item))`` in input order, computed here (one
-    process) or by the ``workers`` (a :class:`Workers`, or a number of
-    processes with ``worker_args``, for a pool of its own)."""
+    process, ``threads`` batch chunks at a time) or by the ``workers`` (a
+    :class:`Workers`, or a number of processes with ``worker_args``, for a
+    pool of its own)."""
     own = not isinstance(workers, Workers)
     pool_of = workers if isinstance(workers, Workers) else Workers(workers, worker_args or ())
     try:
@@ -452,8 +454,10 @@ def scored(items: Iterable[InputItem], pair_scorer: PairScorer, workers: Workers
                 for item in items:
                     yield item, pair_scorer(item)
                 return
-            for chunk in _runs(items, CHUNK):  # through the batch path, a chunk at a time
-                yield from zip(chunk, pair_scorer.score_items(chunk))
+            # through the batch path, a chunk at a time (threads: several at once)
+            for chunk, got in ordered_map(lambda c: (c, pair_scorer.score_items(c)), _runs(items, CHUNK),
+                                          threads):
+                yield from zip(chunk, got)
             return
         pool = pool_of.pool()
         window: deque = deque()

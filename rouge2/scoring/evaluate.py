@@ -30,6 +30,7 @@ from typing import Any
 from rouge2 import schemas
 from rouge2.errors import UserError
 from rouge2.measures.base import PairStats
+from rouge2.scoring.batch import check_threads
 from rouge2.scoring.checks import check_text
 from rouge2.scoring.options import Options
 from rouge2.scoring.scorer import DEFAULT_MEASURES, Scorer
@@ -234,7 +235,7 @@ def evaluate(predictions: Iterable[Any], references: Iterable[Any],
              measures: Sequence[str] = DEFAULT_MEASURES, *, confidence: float = 0.95,
              resamples: int = 1000, seed: int = 0, options: Options | None = None,
              progress: Any = None, keep_stats: bool = True, explain_synonyms: bool = False,
-             **kwargs: Any) -> Evaluation:
+             threads: int = 1, **kwargs: Any) -> Evaluation:
     """Score ``predictions`` against ``references`` and summarise the corpus.
 
     ``references[i]`` is the reference text of ``predictions[i]``, or a list of
@@ -245,7 +246,8 @@ def evaluate(predictions: Iterable[Any], references: Iterable[Any],
     bootstrap).  ``explain_synonyms``: note which synonym pairs the
     matchings used and each synonym source's coverage
     (:attr:`Evaluation.synonym_matches`, :attr:`Evaluation.synonym_coverage`;
-    docs/synonym-experiments.md).
+    docs/synonym-experiments.md).  ``threads``: count that many chunks of
+    pairs at a time (the same numbers).
 
     Lists are checked whole first; iterators (generators, files) are read
     once, a chunk at a time, so memory does not hold the texts: the pairs'
@@ -265,6 +267,7 @@ def evaluate(predictions: Iterable[Any], references: Iterable[Any],
     if sized:
         _check_sequences(predictions, references)  # type: ignore[arg-type]
     check_settings(confidence, resamples)
+    threads = check_threads(threads)
     scorer = Scorer(measures, options=options, **kwargs)
     o = scorer.options
     counts: set[int] = set()
@@ -273,7 +276,7 @@ def evaluate(predictions: Iterable[Any], references: Iterable[Any],
     pairs = _checked_pairs(predictions, references, counts)
     tick = phase.tick if phase is not None else None
     stream = CorpusStream(scorer, measures, keep_stats=keep_stats, explain=explain_synonyms)
-    columns = stream.feed(pairs, tick=tick)
+    columns = stream.feed(pairs, tick=tick, threads=threads)
     if phase is not None:
         phase.close()
     nrefs = _counts_note(counts)

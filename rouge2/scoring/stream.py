@@ -27,7 +27,7 @@ from typing import Any
 
 from rouge2.measures.base import PairStats
 from rouge2.measures.lcs import WLCS
-from rouge2.scoring.batch import CHUNK, batch_plan, per_pair_scores
+from rouge2.scoring.batch import CHUNK, PYTHON_LOCK, batch_plan, ordered_map, per_pair_scores
 from rouge2.stats.prf import Score
 from rouge2.synonyms.explain import MatchTable, coverage
 
@@ -192,30 +192,34 @@ class CorpusStream:
 
     def add(self, pairs: list) -> None:
         """Score ``pairs`` (a list of ``(candidate, references)``) and append them."""
-        scorer, cols = self.scorer, self.columns
-        if scorer.tagger is not None:
-            scorer.prefetch([*(c for c, _ in pairs),
-                             *(x for _, r in pairs for x in ([r] if isinstance(r, str) else r))])
-        plan = self.plan
-        if self.matches is not None:
-            scores, stats = self._explained_chunk(pairs)
-            cols.add_scores(scores)
-            cols.add_objects(stats)
-            if self.sink is not None:
-                self.sink(scores, stats)
-            return
-        res = plan.chunk_stats(pairs) if plan is not None else None
-        if plan is None or res is None:
-            scores, stats = per_pair_scores(scorer, pairs)
+        self._append(pairs, self._counted(pairs))
+
+    def _counted(self, pairs: list) -> Any:
+        """The batch kernels' :class:`~rouge2.scoring.batch.Chunk` of ``pairs``
+        (None: they go the per-pair way); safe to run in several threads."""
+        if self.matches is not None or self.plan is None:
+            return None
+        return self.plan.chunk(pairs)
+
+    def _append(self, pairs: list, res: Any) -> None:
+        """Append ``pairs`` scored from ``res`` (or pair by pair when None)."""
+        scorer, cols, plan = self.scorer, self.columns, self.plan
+        if res is None:
+            with PYTHON_LOCK:
+                if scorer.tagger is not None:
+                    scorer.prefetch([*(c for c, _ in pairs),
+                                     *(x for _, r in pairs for x in ([r] if isinstance(r, str) else r))])
+                scores, stats = self._explained_chunk(pairs) if self.matches is not None else \
+                    per_pair_scores(scorer, pairs)
             cols.add_scores(scores)
             cols.add_objects(stats)
         else:
-            stats_buf, ref_starts = res
-            scores = plan._scores(stats_buf, ref_starts)
+            assert plan is not None
+            scores = plan.scores(res)
             cols.add_scores(scores)
             if cols.keep_stats:
-                cols.add_flat(stats_buf.tolist(), ref_starts, self._ints)
-            stats = plan.stats_dicts(stats_buf, ref_starts) if self.sink is not None else []
+                cols.add_flat(plan.full_stats(res).tolist(), res.ref_starts, self._ints)
+            stats = plan.stats_dicts(res) if self.sink is not None else []
         if self.sink is not None:
             self.sink(scores, stats)
 
@@ -247,11 +251,15 @@ class CorpusStream:
                 "synonym_coverage": coverage(self.scorer.synonyms, self._words, self.matches.pairs(None))}
 
     def feed(self, pairs: Iterable[tuple[Any, Any]], chunk: int | None = None,
-             tick: Callable[[int], None] | None = None) -> PairColumns:
+             tick: Callable[[int], None] | None = None, threads: int = 1) -> PairColumns:
         """Score every pair of ``pairs`` (any iterable; held ``chunk`` pairs at a
-        time, default :data:`~rouge2.scoring.batch.CHUNK`)."""
-        for part in _chunks(pairs, chunk or CHUNK):
-            self.add(part)
+        time, default :data:`~rouge2.scoring.batch.CHUNK`; ``threads`` chunks
+        counted at a time, appended in order: the same numbers)."""
+        def counted(part: list) -> tuple[list, Any]:
+            return part, self._counted(part)
+
+        for part, res in ordered_map(counted, _chunks(pairs, chunk or CHUNK), threads):
+            self._append(part, res)
             if tick is not None:
                 tick(len(part))
         return self.columns
