@@ -94,7 +94,7 @@ def test_an_iterator_is_read_a_chunk_at_a_time(monkeypatch):
     preds, references = corpus(1000, seed=11)
     drawn = 0
     ahead = []
-    add = stream.CorpusStream.add
+    append = stream.CorpusStream._append  # where each counted chunk joins the columns
 
     def counted(items):
         nonlocal drawn
@@ -102,11 +102,11 @@ def test_an_iterator_is_read_a_chunk_at_a_time(monkeypatch):
             drawn += 1
             yield t
 
-    def watched(self, pairs):
+    def watched(self, pairs, res):
         ahead.append(drawn - len(self.columns))
-        add(self, pairs)
+        append(self, pairs, res)
 
-    monkeypatch.setattr(stream.CorpusStream, "add", watched)
+    monkeypatch.setattr(stream.CorpusStream, "_append", watched)
     got = rouge2.evaluate(counted(preds), iter(references), resamples=0)
     assert len(got) == 1000 and len(ahead) == 16
     assert max(ahead) <= 64
@@ -164,3 +164,14 @@ def test_keep_stats_false_keeps_scores_only():
     assert lean.scores == full.scores and lean.per_summary == full.per_summary
     with pytest.raises(rouge2.UserError, match="keep_stats=False"):
         lean.stats  # noqa: B018
+
+
+def test_threads_give_the_numbers_of_one_thread_on_a_stream(monkeypatch):
+    # chunks counted in two threads are appended in input order: every pair's
+    # scores and statistics are those of one thread
+    monkeypatch.setattr(stream, "CHUNK", 50)
+    preds, references = corpus(600, seed=5)
+    one = rouge2.evaluate(iter(preds), iter(references), resamples=0)
+    two = rouge2.evaluate(iter(preds), iter(references), resamples=0, threads=2)
+    assert two.columns == one.columns
+    assert two.per_summary == one.per_summary and two.stats == one.stats
