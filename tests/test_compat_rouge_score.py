@@ -42,7 +42,7 @@ def kernel_path(path: str):
         "ngram_hits": kernels.py_ngram_hits,
         "lcs_length": kernels.py_lcs_length,
         "token_ids": kernels.py_token_ids,
-        "lcs_marks_small": None,
+        "union_lcs_hit": kernels.python.union_lcs_hit,
     }
     saved = {name: getattr(rouge_scorer, name) for name in names}
     if path == "python":

@@ -5,9 +5,11 @@ Random option sets (every measure family: ROUGE-N, L, W, S, SU with and
 without a gap limit; tokenizer, stemming, stopwords, length limits,
 sentences, synonyms, every multi-reference mode, alpha, rounding) score
 random texts (random Unicode, small-vocabulary English so n-grams match,
-empty and punctuation-only texts, several lines) against 1-4 references,
-through :func:`rouge2.score`, once in this process (C kernels) and once in a
-child process with ``ROUGE2_PURE_PYTHON=1``; every number must be equal.
+empty and punctuation-only texts, several lines, sentence ends) against 1-4
+references, through :func:`rouge2.score` (the per-pair path) and
+:func:`rouge2.score_corpus` (the batch path, every setting above but
+synonyms), once in this process (C kernels) and once in a child process
+with ``ROUGE2_PURE_PYTHON=1``; every number must be equal.
 The kernel functions themselves are compared one by one in
 tests/test_speedups.py.
 """
@@ -47,6 +49,8 @@ TEXTS = st.one_of(
     st.text(st.characters(blacklist_categories=("Cs",)), max_size=40),            # any Unicode
     st.lists(st.one_of(st.sampled_from(WORDS), st.sampled_from(PUNCT)), max_size=40).map(" ".join),
     st.lists(_text(WORDS), min_size=1, max_size=4).map("\n".join),                # several lines
+    st.lists(st.sampled_from(WORDS + ["Mr.", "end.", "U.S.", "why?", "J.", "\u201cok.\u201d", "\r\n",
+                                      "\u2028"]), max_size=30).map(" ".join),     # sentence ends
 )
 
 OPTION_SETS = st.fixed_dictionaries({}, optional={
@@ -55,7 +59,7 @@ OPTION_SETS = st.fixed_dictionaries({}, optional={
     "stopwords": st.sampled_from(["none", "smart"]),
     "limit": st.sampled_from([("word_limit", 1), ("word_limit", 5), ("byte_limit", 7),
                               ("byte_limit", 30)]),  # -l and -b exclude each other
-    "sentences": st.sampled_from(["lines", "none"]),
+    "sentences": st.sampled_from(["lines", "splitter", "none"]),
     "synonyms": st.sampled_from([[["big", "large"], ["house", "dog"]], [["cat", "café", "東京"]]]),
     "multi_reference": st.sampled_from(["pooled", "best", "average", "max-f"]),
     "alpha": st.sampled_from([0.5, 0.0, 1.0, 0.3]),
@@ -93,6 +97,11 @@ def run(jobs):
                 rows.append({k: [v.recall, v.precision, v.fmeasure] for k, v in result.items()})
             except Exception as exc:  # both sides must fail alike
                 rows.append({"error": f"{type(exc).__name__}: {exc}"})
+        try:  # all the cases in one call: the batch path where the settings allow
+            results = rouge2.score_corpus([(c, r) for c, r in cases], measures=tuple(measures), **options)
+            rows.append([{k: [v.recall, v.precision, v.fmeasure] for k, v in r.items()} for r in results])
+        except Exception as exc:
+            rows.append({"error": f"{type(exc).__name__}: {exc}"})
         out.append(rows)
     return out
 
@@ -109,7 +118,7 @@ def test_c_and_pure_python_agree_end_to_end(jobs):
 def compare_with_pure_python(jobs):
     jobs = json.loads(json.dumps(jobs))  # exactly what the child will see
     here = run(jobs)
-    errors = [row["error"] for rows in here for row in rows if "error" in row]
+    errors = [row["error"] for rows in here for row in rows if isinstance(row, dict) and "error" in row]
     assert not errors, errors[:3]  # every generated case is valid input
     package_root = Path(rouge2.__file__).resolve().parents[1]
     env = dict(os.environ, ROUGE2_PURE_PYTHON="1", PYTHONPATH=str(package_root))
@@ -123,6 +132,7 @@ def compare_with_pure_python(jobs):
     for (measures, options, cases), a, b in zip(jobs, here, there):
         for (cand, refs), row_c, row_py in zip(cases, a, b):
             assert row_c == row_py, (measures, options, cand, refs)
+        assert a[-1] == b[-1] == a[:-1], (measures, options)  # score_corpus: here, there, per pair
 
 
 def test_c_and_pure_python_agree_on_a_random_corpus():
@@ -132,7 +142,7 @@ def test_c_and_pure_python_agree_on_a_random_corpus():
 
     rng = random.Random(20261125)
     pools = {"tokenizer": ["rouge155", "unicode"], "stem": ["none", "rouge155", "snowball:english"],
-             "stopwords": ["none", "smart"], "sentences": ["lines", "none"],
+             "stopwords": ["none", "smart"], "sentences": ["lines", "splitter", "none"],
              "multi_reference": ["pooled", "best", "average", "max-f"],
              "alpha": [0.5, 0.0, 1.0, 0.3], "rounding": ["none", "rouge155"]}
 
@@ -190,6 +200,6 @@ def test_counting_kernels_agree_on_random_tokens(a, b, n):
     x, y = ids_p
     assert _speedups.ngram_hits(x, y, n) == py.ngram_hits(x, y, n)
     assert _speedups.lcs_length(x, y) == py.lcs_length(x, y)
-    a64 = x[:64]
-    expected = py.lcs_marks(py.position_masks(a64), len(a64), y) if a64 else 0
-    assert _speedups.lcs_marks(a64, y) == expected
+    sx, sy = [x[: n * 3], x[n * 3:]], [y[:n], y[n:]]
+    assert _speedups.union_lcs_hit(x, sx, y, sy) == py.union_lcs_hit(x, sx, y, sy)
+    assert _speedups.wlcs_raw(x, sx, y, sy, 1.2) == py.wlcs_raw(x, sx, y, sy, 1.2)

@@ -39,20 +39,24 @@ def _files(folder: Path) -> list[str]:
 
 def _run_both(tmp_path: Path, cfg: Path, monkeypatch, jobs=(1,), batched: bool = True) -> dict:
     """Run ``cfg`` (outputs to tmp_path/out) with the batch path off, then on
-    at each of ``jobs``; assert identical output folders, and that the runs
-    in this process used the batch path when ``batched`` (and C is built)."""
+    at each of ``jobs``, then with ``--threads 3`` (small chunks); assert
+    identical output folders, and that the runs in this process used the
+    batch path when ``batched`` (and C is built)."""
     calls = []
-    original = batch.BatchPlan.chunk_stats_empty
+    original = batch.BatchPlan.chunk
 
     def counted(self, *args, **kwargs):
         calls.append(1)
         return original(self, *args, **kwargs)
 
-    monkeypatch.setattr(batch.BatchPlan, "chunk_stats_empty", counted)
+    monkeypatch.setattr(batch.BatchPlan, "chunk", counted)
     folders = {}
-    for label, enabled, j in [("off", False, 1)] + [(f"on{j}", True, j) for j in jobs]:
+    runs = [("off", False, 1, 1)] + [(f"on{j}", True, j, 1) for j in jobs] + [("threads", True, 1, 3)]
+    for label, enabled, j, t in runs:
         monkeypatch.setattr(batch, "ENABLED", enabled)
-        assert main(["run", "-q", "--progress", "off", "--jobs", str(j), str(cfg)]) == 0
+        monkeypatch.setattr(batch, "CHUNK", 4 if t > 1 else batch.CHUNK)  # several chunks in flight
+        monkeypatch.setattr(parallel, "CHUNK", 4 if t > 1 else parallel.CHUNK)
+        assert main(["run", "-q", "--progress", "off", "--jobs", str(j), "--threads", str(t), str(cfg)]) == 0
         folders[label] = tmp_path / label
         shutil.move(tmp_path / "out", folders[label])
     names = _files(folders["off"])
@@ -92,8 +96,8 @@ def test_shipped_quickstart_config(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("sentences", ["splitter", "lines", "none"])
 def test_news_config(tmp_path, monkeypatch, two_cores, sentences):
-    """The shipped news config (splitter: the per-pair path) and the same
-    settings with line / no sentences (stem and stopwords on, the batch path)."""
+    """The shipped news config (the sentence splitter) and the same settings
+    with line / no sentences (stem and stopwords on): all on the batch path."""
     text = (REPO / "configs" / "news-summeval.yaml").read_text()
     text = text.replace("path: ../", f"path: {REPO}/").replace("dir: ../out/news-summeval",
                                                                f"dir: {tmp_path / 'out'}")
@@ -101,7 +105,7 @@ def test_news_config(tmp_path, monkeypatch, two_cores, sentences):
     text = text.replace("resamples: 1000", "resamples: 100").replace("resamples: 2000", "resamples: 100")
     cfg = tmp_path / "news.yaml"
     cfg.write_text(text)
-    _run_both(tmp_path, cfg, monkeypatch, jobs=(1, 2), batched=sentences != "splitter")
+    _run_both(tmp_path, cfg, monkeypatch, jobs=(1, 2))
 
 
 def _news_with_empties(tmp_path: Path) -> Path:
@@ -166,7 +170,8 @@ def test_summeval_slice_with_meta_evaluation(tmp_path, monkeypatch):
 
 
 def test_pair_scorer_plans(monkeypatch):
-    """Which variants take the batch path: not synonyms, not topic measures."""
+    """Which variants take the batch path: not synonyms; with a topic measure,
+    the other measures (the topic measure is scored pair by pair)."""
     from rouge2.scoring.options import Options
 
     monkeypatch.setattr(batch, "ENABLED", True)
@@ -176,7 +181,11 @@ def test_pair_scorer_plans(monkeypatch):
     assert {n: p is not None for n, p in ps.plans.items()} == {"plain": expected, "stem": expected,
                                                                 "syn": False}
     ps = PairScorer(("rouge-1", "rouge-topic-nn"), sets[:1], None)
-    assert ps.plans == {"plain": None} and not ps.batched
+    if expected:
+        assert ps.batched and ps.plans["plain"].batch_names == ["rouge-1"]
+        assert ps.plans["plain"].rest_names == ["rouge-topic-nn"]
+    else:
+        assert ps.plans == {"plain": None} and not ps.batched
     monkeypatch.setattr(batch, "ENABLED", False)
     assert not PairScorer(("rouge-1",), sets[:1], None).batched
 
@@ -201,7 +210,7 @@ ROUGE155_CASES = DATA / "fixtures" / "rouge155"
 def test_rouge155_batch_and_per_pair_identical(case, monkeypatch):
     """``rouge2 rouge155``: the report and the warnings are the same with the
     batch path on and off (the fixture tests compare the report with the
-    script's); -l / -b limits keep the per-pair path."""
+    script's), -l / -b limits included."""
     import io
 
     from rouge2.cli.rouge155 import run as rouge155
@@ -229,8 +238,7 @@ def test_rouge155_batch_and_per_pair_identical(case, monkeypatch):
         got[enabled] = (out.getvalue(), err.getvalue())
     assert got[True] == got[False]
     assert got[True][0] == (case_dir / "expected.txt").read_bytes()
-    limited = any(f in ("-l", "-b") for f in flags)
-    assert any(calls) == (kernels.HAVE_C and not limited)
+    assert any(calls) == kernels.HAVE_C
 
 
 @pytest.mark.filterwarnings("ignore:a text has letters but no tokens")

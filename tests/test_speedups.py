@@ -7,6 +7,7 @@ skipped when the extension was not built (no C compiler at install time).
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import subprocess
@@ -256,35 +257,73 @@ def test_pure_python_flag_is_honoured():
         assert _kernels.ngram_hits is _speedups.ngram_hits
 
 
+def _sentences(ids, cuts):
+    """``ids`` cut into sentences at the positions in ``cuts`` (empty ones kept)."""
+    bounds = [0, *sorted(c % (len(ids) + 1) for c in cuts), len(ids)]
+    return [ids[a:b] for a, b in itertools.pairwise(bounds)]
+
+
 @needs_c
 @settings(max_examples=500, deadline=None)
-@given(id_pair(max_size=80))
-def test_lcs_marks_agree(pair):
-    from rouge2.kernels.python import lcs_marks, position_masks
-
-    a, b = pair
-    a = a[:64]
-    expected = lcs_marks(position_masks(a), len(a), b) if a else 0
-    assert _speedups.lcs_marks(a, b) == expected
+@given(id_pair(max_size=150), st.lists(st.integers(0, 200), max_size=6), st.lists(st.integers(0, 200), max_size=6),
+       st.booleans())
+def test_summary_lcs_and_wlcs_agree(pair, cuts_a, cuts_b, trim):
+    """union_lcs_hit and wlcs_raw, C against the Python definitions, on
+    sentences of any length (over 64 ids: several words a column), empty
+    sentences, and sentences that are not the flat tokens (a length limit)."""
+    cand, ref = pair
+    cand_sents, ref_sents = _sentences(cand, cuts_a), _sentences(ref, cuts_b)
+    if trim:  # flat tokens differ from the sentences, as under a byte limit
+        cand, ref = cand[: len(cand) // 2], ref[1:]
+    args = (cand, cand_sents, ref, ref_sents)
+    assert _speedups.union_lcs_hit(*args) == _kernels.python.union_lcs_hit(*args)
+    for w in (1.2, 2.0, 0.5):
+        assert _speedups.wlcs_raw(*args, w) == _kernels.python.wlcs_raw(*args, w)
 
 
 @needs_c
-def test_lcs_marks_limits():
-    from rouge2.kernels.python import lcs_marks, position_masks
+def test_summary_lcs_many_small_cases():
+    """Many small random cases with candidate words outside the reference
+    sentence (the traceback's runs of unmatched tokens), seeded."""
+    import random
 
-    a = list(range(64))
-    b = list(range(63, -1, -1)) + list(range(64)) * 10  # longer than the small buffer
-    assert _speedups.lcs_marks(a, b) == lcs_marks(position_masks(a), 64, b) == 2**64 - 1
-    assert _speedups.lcs_marks([], [1]) == 0 == _speedups.lcs_marks([1], [])
-    with pytest.raises(ValueError):
-        _speedups.lcs_marks(list(range(65)), [1])
+    rng = random.Random(20261126)
+    py = _kernels.python
+    for _ in range(20000):
+        a = rng.randint(2, 5)
+        ref = [rng.randrange(a) for _ in range(rng.randint(1, 12))]
+        cand = [rng.randrange(a + 2) for _ in range(rng.randint(1, 14))]
+        args = (cand, _sentences(cand, [rng.randrange(15) for _ in range(rng.randint(0, 2))]),
+                ref, _sentences(ref, [rng.randrange(13) for _ in range(rng.randint(0, 2))]))
+        assert _speedups.union_lcs_hit(*args) == py.union_lcs_hit(*args), args
+    for _ in range(300):  # sentences over 64 words, many sentences
+        a = rng.randint(3, 12)
+        ref = [rng.randrange(a) for _ in range(rng.randint(50, 400))]
+        cand = [rng.randrange(a + 3) for _ in range(rng.randint(50, 400))]
+        args = (cand, _sentences(cand, [rng.randrange(400) for _ in range(rng.randint(0, 8))]),
+                ref, _sentences(ref, [rng.randrange(400) for _ in range(rng.randint(0, 4))]))
+        assert _speedups.union_lcs_hit(*args) == py.union_lcs_hit(*args)
+
+
+@needs_c
+def test_summary_lcs_long_sentences():
+    a = list(range(64)) + list(range(100, 200))
+    b = list(range(63, -1, -1)) + list(range(64)) * 3 + list(range(150, 120, -1))
+    sa, sb = [a[:70], a[70:]], [b[:10], b[10:130], b[130:]]
+    assert _speedups.union_lcs_hit(a, sa, b, sb) == _kernels.python.union_lcs_hit(a, sa, b, sb) > 64
+    assert _speedups.union_lcs_hit([], [], [1], [[1]]) == 0
+    assert _speedups.union_lcs_hit([2**63, 5], [[2**63, 5]], [5, 2**63], [[5], [2**63]]) == 2
+    with pytest.raises(OverflowError):
+        _speedups.union_lcs_hit([-1], [[-1]], [1], [[1]])
+    with pytest.raises(TypeError):
+        _speedups.wlcs_raw(["a"], [["a"]], [1], [[1]], 1.2)
 
 
 @needs_c
 @pytest.mark.parametrize("length", [255, 256, 257, 511, 513, 6000])
 def test_words_longer_than_the_stack_buffer(length):
     """Words outgrow the tokenizers' 256-byte stack buffer (grow_word) and the
-    batch path's arenas (grow_array): C and Python must still agree."""
+    batch path's arenas (raw_reserve): C and Python must still agree."""
     import rouge2
     from rouge2.kernels import python as py
 
@@ -297,3 +336,16 @@ def test_words_longer_than_the_stack_buffer(length):
     want = [rouge2.Scorer(measures).score(*pairs[0])]
     assert got == want
     assert py.rouge155_tokens(word) == [word]
+
+
+@needs_c
+def test_stub_types_every_export():
+    """_speedups.pyi names exactly what the extension exports."""
+    import ast
+    from pathlib import Path
+
+    stub = Path(_kernels.__file__).with_name("_speedups.pyi")
+    tree = ast.parse(stub.read_text())
+    typed = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+    exported = {name for name in dir(_speedups) if not name.startswith("_")}
+    assert typed == exported

@@ -183,20 +183,37 @@ class Analyzer:
             if not flat and not byte_text and self.tokenizer_name == "rouge155":
                 warn_if_foreign(sentences)
             return AnalyzedText(flat, sent_tokens, flat_surface)
+        flat_str, lcs_strs = self._limited(sentences, byte_text)
+        flat, surface = self._finish(tokenize(flat_str))
+        sent_tokens = [self._finish(tokenize(s))[0] for s in lcs_strs]
+        result = AnalyzedText(flat, sent_tokens, surface)
+        result.tag_source = flat_str  # topic measures tag only what the limit keeps
+        return result
+
+    def _limited(self, sentences: list[str], byte_text: bool) -> tuple[str, list[str]]:
+        """The length limits' two cuts of a text's sentences: the flat text
+        and the sentences ROUGE-L/W align (:mod:`rouge2.analysis.limits`)."""
         if self.byte_limit and not byte_text:
             sentences = self._as_bytes_text(sentences)
             byte_text = True
         # back from bytes only if the lines are bytes (a word limit alone keeps text)
         as_text = self._from_bytes_text if byte_text else (lambda s: s)
         flat_str = as_text(flat_text(sentences, self.word_limit, self.byte_limit))
-        flat, surface = self._finish(tokenize(flat_str))
-        sent_tokens = [
-            self._finish(tokenize(as_text(s)))[0]
-            for s in lcs_sentences(sentences, self.word_limit, self.byte_limit)
-        ]
-        result = AnalyzedText(flat, sent_tokens, surface)
-        result.tag_source = flat_str  # topic measures tag only what the limit keeps
-        return result
+        return flat_str, [as_text(s) for s in lcs_sentences(sentences, self.word_limit, self.byte_limit)]
+
+    def raw_streams(self, text: str, byte_text: bool = False) -> tuple[list[str], list[list[str]], bool]:
+        """``text``'s tokens before stopwords and stemming, as the batch path
+        lays them out (the definition its kernels are tested against): the
+        flat tokens, each sentence's tokens, and whether the sentences are
+        just the flat tokens cut at sentence ends (no length limit).
+        ``byte_text`` as for :meth:`analyze_sentences`."""
+        tokenize = self._tokenize
+        sentences = self.split(text)
+        if not self.word_limit and not self.byte_limit:
+            sents = [tokenize(s) for s in sentences]
+            return [t for s in sents for t in s], sents, True
+        flat_str, lcs_strs = self._limited(sentences, byte_text)
+        return tokenize(flat_str), [tokenize(s) for s in lcs_strs], False
 
     def split(self, text: str | Sequence[str]) -> list[str]:
         """The sentences of ``text``; a list or tuple is taken as its sentences (empty ones dropped)."""

@@ -10,6 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from rouge2.cli.options import add_threads_flag
 from rouge2.errors import UserError
 
 
@@ -50,6 +51,7 @@ def run_main(argv: list[str]) -> int:
                         help="score and compute the statistics in up to N processes, at most one "
                              "per usable CPU core (results identical to one process; "
                              "0 = one per CPU core; default 1)")
+    add_threads_flag(parser)
     parser.add_argument("--overwrite", action="store_true",
                         help="replace existing output files rouge2 did not write "
                              "(as outputs.overwrite: true; never an input, a device or a folder)")
@@ -84,7 +86,8 @@ def run_main(argv: list[str]) -> int:
 
     progress = {"auto": None, "on": True, "off": False}[args.progress]
     with files.recording(read):
-        run(cfg, progress=progress, jobs=args.jobs, overwrite=args.overwrite, verbose=args.verbose)
+        run(cfg, progress=progress, jobs=args.jobs, overwrite=args.overwrite, verbose=args.verbose,
+            threads=args.threads)
     return 0
 
 

@@ -498,7 +498,8 @@ def _corpus(args, outputs: OutputFiles | None) -> int:
     kw = _scoring_options(args, refs)
     progress = _progress(args)
     results = {name: evaluate(preds, refs, args.measures, confidence=args.confidence,
-                              resamples=args.resamples, seed=args.seed, progress=progress, **kw)
+                              resamples=args.resamples, seed=args.seed, progress=progress,
+                              threads=args.threads, **kw)
                for name, preds in systems.items()}
     aspects = aspect_coverage(systems, refs, tasks=[str(i + 1) for i in range(len(refs))], **kw) \
         if kw.get("aspects") else None
@@ -573,7 +574,7 @@ def _pair(args, outputs: OutputFiles | None) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    from rouge2.cli.options import add_option_flags
+    from rouge2.cli.options import add_option_flags, add_threads_flag
     from rouge2.measures import measure_forms
     from rouge2.scoring.scorer import DEFAULT_MEASURES
 
@@ -622,6 +623,7 @@ def _parser() -> argparse.ArgumentParser:
                          "recall for topic and aspect measures); coverage: per aspect, with --aspects")
     ap.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                     help="progress bars on stderr (scoring, bootstrap, tests): auto = only on a terminal")
+    add_threads_flag(ap)
     add_option_flags(ap)
     return ap
 

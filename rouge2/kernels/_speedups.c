@@ -1,18 +1,26 @@
 /*
- * rouge2.kernels._speedups: optional C kernels for the core scoring path.
+ * rouge2.kernels._speedups: optional C kernels for rouge2's hot loops.
  *
- * Both functions take token ids (non-negative Python ints below 2**64, as
- * rouge2.kernels.token_ids produces them) and return exact counts:
- * hash tables here only pick where to look, every match compares the ids
- * themselves, so no two different n-grams are ever confused.
+ * Every function takes strings, token ids (non-negative ints below 2**64)
+ * or numbers and returns numbers (records, in prf.h, packs numbers into a
+ * tuple type its caller gives); _speedups.pyi types each one.  Hash tables
+ * only pick where to look: every match compares the ids themselves, so no
+ * two different n-grams are ever confused.
  *
  *   ngram_hits(cand_ids, ref_ids, n) -> int
  *       sum over distinct n-grams of min(count in cand, count in ref)
  *   lcs_length(a_ids, b_ids) -> int
  *       length of a longest common subsequence (bit-parallel, any length)
+ *   rouge155_tokens, token_ids, porter155_stem, Rouge155Stemmer
+ *       ROUGE-1.5.5's tokenizer and -m stemmer (porter155.h)
+ *   analyze.h: the batch path's text analysis (analyze_pairs, raw_words)
+ *   batch.h: its counting (score_pairs), and union_lcs_hit / wlcs_raw for
+ *       one pair
+ *   prf.h: bulk P/R/F (prf_many) and records
  *
  * The pure-Python versions in rouge2/kernels/python.py are the reference;
- * tests/test_speedups.py checks that both agree.
+ * tests/test_speedups.py, tests/test_batch.py and
+ * tests/test_differential_fuzz.py check that both agree.
  *
  * At the end, bulk resampling for rouge2.stats.resample (the bootstraps and
  * paired tests): Perl's drand48 table, index sums, randrange/coin draws from
@@ -30,27 +38,30 @@
 /* ------------------------------------------------------------------ */
 /* Growing buffers: the one place an array doubles.                    */
 
-/* Make room for ``need`` items of ``item`` bytes in ``*data`` (``*cap``
-   items now; ``first`` items when empty), doubling.  0, or -1 with
-   MemoryError set (``*data`` unchanged). */
+/* Room for ``need`` items of ``item`` bytes in ``*data`` (``*cap`` items
+   now, ``first`` when empty), doubling; -1 (no exception set: callers may
+   not hold the GIL) when out of memory, ``*data`` unchanged.  PyMem_Raw*
+   needs no GIL. */
 static int
-grow_array(void **data, Py_ssize_t *cap, Py_ssize_t need, size_t item, Py_ssize_t first)
+raw_grow(void **data, Py_ssize_t *cap, Py_ssize_t need, size_t item, Py_ssize_t first)
 {
     Py_ssize_t n;
     void *bigger;
-    if (need <= *cap)
-        return 0;
     n = *cap ? *cap : first;
     while (n < need)
         n *= 2;
-    bigger = PyMem_Realloc(*data, (size_t)n * item);
-    if (bigger == NULL) {
-        PyErr_NoMemory();
+    bigger = PyMem_RawRealloc(*data, (size_t)n * item);
+    if (bigger == NULL)
         return -1;
-    }
     *data = bigger;
     *cap = n;
     return 0;
+}
+
+static inline int
+raw_reserve(void **data, Py_ssize_t *cap, Py_ssize_t need, size_t item, Py_ssize_t first)
+{
+    return need <= *cap ? 0 : raw_grow(data, cap, need, item, first);
 }
 
 /* A word being built in ``*buf``, which starts as the caller's stack array
@@ -145,7 +156,19 @@ fail:
 #if defined(__GNUC__) || defined(__clang__)
 #define POPCOUNT64(x) ((Py_ssize_t)__builtin_popcountll(x))
 #define HIGHBIT64(x) (63 - __builtin_clzll(x))
+#define LOWBIT64(x) __builtin_ctzll(x)
 #else
+static inline int
+LOWBIT64(uint64_t x)
+{
+    int p = 0;
+    while (!(x & 1)) {
+        x >>= 1;
+        p++;
+    }
+    return p;
+}
+
 static inline int
 HIGHBIT64(uint64_t x)
 {
@@ -250,7 +273,7 @@ count_hits(const IdArray *cand, const IdArray *ref, Py_ssize_t n, int *nomem)
         table = small;
     }
     else {
-        table = (Slot *)PyMem_Malloc((size_t)size * sizeof(Slot));
+        table = (Slot *)PyMem_RawMalloc((size_t)size * sizeof(Slot)); /* no GIL needed */
         if (table == NULL) {
             *nomem = 1;
             return 0;
@@ -332,7 +355,7 @@ count_hits(const IdArray *cand, const IdArray *ref, Py_ssize_t n, int *nomem)
         }
     }
     if (table != small)
-        PyMem_Free(table);
+        PyMem_RawFree(table);
     return hits;
 }
 
@@ -844,93 +867,6 @@ fail:
     Py_XDECREF(out);
     Py_DECREF(seq);
     return NULL;
-}
-
-/* ------------------------------------------------------------------ */
-/* lcs_marks: the ROUGE-1.5.5 traceback for a sentence of <= 64 words. */
-
-PyDoc_STRVAR(lcs_marks_doc,
-"lcs_marks(a_ids, b_ids, /) -> int\n\n"
-"Bit mask of the positions of a_ids (at most 64 ids) on ROUGE-1.5.5's LCS\n"
-"traceback against b_ids: a diagonal move on equal ids first, then 'up'\n"
-"(towards earlier a positions) on ties.  Same as\n"
-"rouge2.kernels.python.lcs_marks(position_masks(a_ids), len(a_ids), b_ids).");
-
-static PyObject *
-lcs_marks(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
-{
-    IdArray a, b;
-    WordMasks t;
-    uint64_t small_cols[2 * SMALL_IDS];
-    uint64_t *cols = small_cols, *match;
-    uint64_t full, v, marks = 0;
-    Py_ssize_t m, nb, j;
-
-    if (nargs != 2) {
-        PyErr_Format(PyExc_TypeError, "lcs_marks expected 2 arguments, got %zd", nargs);
-        return NULL;
-    }
-    if (ids_load(args[0], &a) < 0)
-        return NULL;
-    if (ids_load(args[1], &b) < 0) {
-        ids_free(&a);
-        return NULL;
-    }
-    m = a.len;
-    nb = b.len;
-    if (m > 64) {
-        ids_free(&a);
-        ids_free(&b);
-        PyErr_SetString(PyExc_ValueError, "lcs_marks takes at most 64 ids in a_ids");
-        return NULL;
-    }
-    if (m == 0 || nb == 0)
-        goto done;
-    if (nb > SMALL_IDS) {
-        cols = (uint64_t *)PyMem_Malloc((size_t)nb * 2 * sizeof(uint64_t));
-        if (cols == NULL) {
-            ids_free(&a);
-            ids_free(&b);
-            return PyErr_NoMemory();
-        }
-    }
-    match = cols + nb;
-    full = (m == 64) ? ~UINT64_C(0) : ((UINT64_C(1) << m) - 1);
-    word_masks_build(&t, a.data, m);
-    v = full;
-    for (j = 0; j < nb; j++) {
-        uint64_t mk = word_mask(&t, b.data[j]);
-        match[j] = mk;
-        v = ((v + (v & mk)) | (v & ~mk)) & full;
-        cols[j] = v;
-    }
-    if (v != full) {
-        Py_ssize_t row = m; /* i in the script's table */
-        j = nb;
-        while (row > 0 && j > 0) {
-            uint64_t below = (row == 64) ? ~UINT64_C(0) : ((UINT64_C(1) << row) - 1);
-            uint64_t mk = match[j - 1];
-            uint64_t stop = (mk | (~cols[j - 1] & full)) & below;
-            int p;
-            if (!stop)
-                break;
-            p = HIGHBIT64(stop);
-            if ((mk >> p) & 1) {
-                marks |= UINT64_C(1) << p;
-                row = p;
-            }
-            else {
-                row = p + 1;
-            }
-            j--;
-        }
-    }
-    if (cols != small_cols)
-        PyMem_Free(cols);
-done:
-    ids_free(&a);
-    ids_free(&b);
-    return PyLong_FromUnsignedLongLong(marks);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1780,7 +1716,9 @@ static PyTypeObject Rouge155StemmerType = {
 };
 
 #include <math.h>
+#include "analyze.h"
 #include "batch.h"
+#include "prf.h"
 #include "stats_kernels.h"
 
 /* ------------------------------------------------------------------ */
@@ -1790,7 +1728,6 @@ static PyMethodDef speedups_methods[] = {
     {"lcs_length", (PyCFunction)(void (*)(void))lcs_length, METH_FASTCALL, lcs_length_doc},
     {"rouge155_tokens", (PyCFunction)rouge155_tokens, METH_O, rouge155_tokens_doc},
     {"token_ids", (PyCFunction)(void (*)(void))token_ids, METH_FASTCALL, token_ids_doc},
-    {"lcs_marks", (PyCFunction)(void (*)(void))lcs_marks, METH_FASTCALL, lcs_marks_doc},
     {"porter155_stem", (PyCFunction)porter155_stem_py, METH_O, porter155_stem_doc},
     {"perl_resample_table", perl_resample_table, METH_VARARGS, perl_resample_table_doc},
     {"indexed_sums", indexed_sums, METH_VARARGS, indexed_sums_doc},
@@ -1799,11 +1736,13 @@ static PyMethodDef speedups_methods[] = {
     {"mt_words", mt_words, METH_VARARGS, mt_words_doc},
     {"mt_bootstrap_sums", mt_bootstrap_sums, METH_VARARGS, mt_bootstrap_sums_doc},
     {"mt_signed_sums", mt_signed_sums, METH_VARARGS, mt_signed_sums_doc},
-    {"analyze_texts", (PyCFunction)(void (*)(void))analyze_texts, METH_FASTCALL, analyze_texts_doc},
     {"raw_words", (PyCFunction)raw_words, METH_O, raw_words_doc},
     {"analyze_pairs", (PyCFunction)(void (*)(void))analyze_pairs, METH_FASTCALL, analyze_pairs_doc},
     {"score_pairs", (PyCFunction)(void (*)(void))score_pairs, METH_FASTCALL, score_pairs_doc},
-    {"finish_many", (PyCFunction)(void (*)(void))finish_many, METH_FASTCALL, finish_many_doc},
+    {"union_lcs_hit", (PyCFunction)(void (*)(void))union_lcs_hit, METH_FASTCALL, union_lcs_hit_doc},
+    {"wlcs_raw", (PyCFunction)(void (*)(void))wlcs_raw_py, METH_FASTCALL, wlcs_raw_doc},
+    {"prf_many", (PyCFunction)(void (*)(void))prf_many, METH_FASTCALL, prf_many_doc},
+    {"records", (PyCFunction)(void (*)(void))records, METH_FASTCALL, records_doc},
     STATS_KERNEL_METHODS
     {NULL, NULL, 0, NULL},
 };
@@ -1819,7 +1758,10 @@ static struct PyModuleDef speedups_module = {
 PyMODINIT_FUNC
 PyInit__speedups(void)
 {
-    PyObject *m = PyModule_Create(&speedups_module);
+    PyObject *m;
+    if (vocab_lock == NULL && analyze_init() < 0)
+        return NULL;
+    m = PyModule_Create(&speedups_module);
     if (m == NULL)
         return NULL;
     if (PyType_Ready(&Rouge155StemmerType) < 0

@@ -1,573 +1,200 @@
 /*
- * The batch path (issue 12): texts analysed once into packed integer ids,
- * every pair and measure scored in one call, P/R/F built in bulk.
+ * The batch path's counting (issue 12): every pair and measure of a chunk
+ * scored in one call, from the packed ids analyze.h produces, with the GIL
+ * released.
  *
- * Included by _speedups.c (uses its IdArray, count_hits, lcs_one_word,
- * lcs_words, mix64, word_table, table_size).  The pure-Python definitions
- * are in rouge2/kernels/python.py (analyze_texts, raw_words, score_pairs)
- * and rouge2/stats/prf.py (finish_many); tests/test_batch.py checks that
- * both agree with each other and with the per-pair Scorer path.
+ * Included by _speedups.c (uses lcs_step, KeySlot, mix64, HIGHBIT64) after
+ * analyze.h (raw_reserve, the A_* codes).  The pure-Python definition is
+ * rouge2/kernels/python.py score_pairs; tests/test_batch.py checks both
+ * against each other and against the per-pair Scorer path.
  *
- *   analyze_texts(texts, lines) -> (ids, sent_starts, text_sents, nwords, empty)
- *       ids: int32 raw word ids (process-wide vocabulary), sent_starts:
- *       int64 start of each non-empty sentence plus the end, text_sents:
- *       int64 first sentence of each text plus the end; nwords: the
- *       vocabulary's size after the call; empty: indices of the texts
- *       without a token.
- *   raw_words(start) -> list[str]   the words of raw ids start, start+1, ...
- *   score_pairs(ids, sent_starts, text_sents, remap, cands, ref_starts,
- *               refs, measures) -> bytes of float64
- *       per reference entry e (pair p's references are entries
- *       ref_starts[p] .. ref_starts[p+1]-1, texts refs[e], candidate text
- *       cands[p]) and measure k: (hit, ref_total, cand_total, key_base) at
- *       [(e * M + k) * 4].
- *   finish_many(stats, ref_starts, weights, key_kinds, mode, alpha,
- *               rounding155, names, score_type) -> list[dict]
+ *   score_pairs(packed, remap, cands, ref_starts, refs, measures)
+ *       -> bytes of float64
+ *   packed = (ids, bounds, spans) from analyze_pairs; remap: int32 raw id
+ *   -> final id (-1 drops the word) or None; measures: (kind, n, unigrams,
+ *   weight) per measure.  Per reference entry e (pair p's references are
+ *   entries ref_starts[p] .. ref_starts[p+1]-1, texts refs[e], candidate
+ *   text cands[p]) and measure k: (hit, ref_total, cand_total, key_base) at
+ *   [(e * M + k) * 4]; key_base is ROUGE-W's sum of f(sentence length)
+ *   (what -f B ranks by) and ref_total for every other measure.
+ *
+ * Everything here is C memory (PyMem_Raw*) and plain numbers: no Python
+ * object is touched between the argument parsing and the result.
  */
-
-/* ------------------------------------------------------------------ */
-/* The raw vocabulary: word bytes -> id, process-wide, only grows.      */
-
-typedef struct {
-    uint64_t hash;
-    int32_t id; /* -1 when empty */
-} RawSlot;
-
-static RawSlot *raw_slots = NULL;
-static Py_ssize_t raw_size = 0;
-static Py_ssize_t raw_count = 0;
-static char *raw_arena = NULL;
-static Py_ssize_t raw_arena_len = 0, raw_arena_cap = 0;
-static Py_ssize_t *raw_offsets = NULL; /* raw_count + 1 entries */
-static Py_ssize_t raw_offsets_cap = 0;
-
-#define RAW_MAX_WORDS ((Py_ssize_t)0x7FFFFFF0)
-
-static int
-raw_grow(void)
-{
-    Py_ssize_t new_size = raw_size ? raw_size * 2 : 1 << 14;
-    RawSlot *fresh = (RawSlot *)PyMem_Malloc((size_t)new_size * sizeof(RawSlot));
-    Py_ssize_t i;
-    if (fresh == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    for (i = 0; i < new_size; i++)
-        fresh[i].id = -1;
-    for (i = 0; i < raw_size; i++) {
-        if (raw_slots[i].id >= 0) {
-            Py_ssize_t s = (Py_ssize_t)(raw_slots[i].hash & (uint64_t)(new_size - 1));
-            while (fresh[s].id >= 0)
-                s = (s + 1) & (new_size - 1);
-            fresh[s] = raw_slots[i];
-        }
-    }
-    PyMem_Free(raw_slots);
-    raw_slots = fresh;
-    raw_size = new_size;
-    return 0;
-}
-
-/* The id of the word p[0:n], interning it if new; -1 with an exception. */
-static int32_t
-raw_intern(const char *p, Py_ssize_t n, uint64_t h)
-{
-    Py_ssize_t s;
-    h = mix64(h);
-    if (2 * (raw_count + 1) > raw_size && raw_grow() < 0)
-        return -1;
-    s = (Py_ssize_t)(h & (uint64_t)(raw_size - 1));
-    for (;;) {
-        RawSlot *e = &raw_slots[s];
-        if (e->id < 0)
-            break;
-        if (e->hash == h) {
-            Py_ssize_t off = raw_offsets[e->id], len = raw_offsets[e->id + 1] - off;
-            if (len == n) {
-                const char *q = raw_arena + off;
-                Py_ssize_t k = 0;
-                while (k < n && q[k] == p[k])
-                    k++;
-                if (k == n)
-                    return e->id;
-            }
-        }
-        s = (s + 1) & (raw_size - 1);
-    }
-    if (raw_count >= RAW_MAX_WORDS) {
-        PyErr_SetString(PyExc_OverflowError, "too many distinct words");
-        return -1;
-    }
-    if (grow_array((void **)&raw_arena, &raw_arena_cap, raw_arena_len + n, 1, 1 << 16) < 0)
-        return -1;
-    if (raw_count + 2 > raw_offsets_cap) {
-        Py_ssize_t cap = raw_offsets_cap ? raw_offsets_cap * 2 : 1 << 14;
-        Py_ssize_t *bigger = (Py_ssize_t *)PyMem_Realloc(raw_offsets, (size_t)cap * sizeof(Py_ssize_t));
-        if (bigger == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        if (raw_offsets == NULL)
-            bigger[0] = 0;
-        raw_offsets = bigger;
-        raw_offsets_cap = cap;
-    }
-    memcpy(raw_arena + raw_arena_len, p, (size_t)n);
-    raw_arena_len += n;
-    raw_offsets[raw_count + 1] = raw_arena_len;
-    raw_slots[s].hash = h;
-    raw_slots[s].id = (int32_t)raw_count;
-    return (int32_t)raw_count++;
-}
-
-/* A growable buffer of fixed-size items. */
-typedef struct {
-    char *data;
-    Py_ssize_t len, cap; /* in bytes */
-} GrowBuf;
-
-static int
-gb_reserve(GrowBuf *b, Py_ssize_t extra)
-{
-    return grow_array((void **)&b->data, &b->cap, b->len + extra, 1, 4096);
-}
-
-static int
-gb_i32(GrowBuf *b, int32_t v)
-{
-    if (gb_reserve(b, 4) < 0)
-        return -1;
-    memcpy(b->data + b->len, &v, 4);
-    b->len += 4;
-    return 0;
-}
-
-static int
-gb_i64(GrowBuf *b, int64_t v)
-{
-    if (gb_reserve(b, 8) < 0)
-        return -1;
-    memcpy(b->data + b->len, &v, 8);
-    b->len += 8;
-    return 0;
-}
-
-PyDoc_STRVAR(analyze_texts_doc,
-"analyze_texts(texts, lines, /) -> (ids, sent_starts, text_sents, nwords, empty)\n\n"
-"ROUGE-1.5.5 tokens of each text as raw word ids (see batch.h).");
-
-static PyObject *
-analyze_texts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
-{
-    const unsigned char *table = word_table();
-    PyObject *seq, *empty, *result = NULL;
-    GrowBuf ids = {0}, sents = {0}, texts = {0};
-    Py_ssize_t t, ntexts, nsent = 0, ntok = 0;
-    int lines;
-    char small[256];
-    char *buf = small;
-    Py_ssize_t cap = sizeof(small);
-
-    if (nargs != 2) {
-        PyErr_Format(PyExc_TypeError, "analyze_texts expected 2 arguments, got %zd", nargs);
-        return NULL;
-    }
-    lines = PyObject_IsTrue(args[1]);
-    if (lines < 0)
-        return NULL;
-    seq = PySequence_Fast(args[0], "texts must be a sequence of str");
-    if (seq == NULL)
-        return NULL;
-    empty = PyList_New(0);
-    if (empty == NULL) {
-        Py_DECREF(seq);
-        return NULL;
-    }
-    ntexts = PySequence_Fast_GET_SIZE(seq);
-    for (t = 0; t < ntexts; t++) {
-        PyObject *text = PySequence_Fast_ITEMS(seq)[t];
-        Py_ssize_t len, i, blen = 0, sent_tok = 0, text_tok = 0;
-        int kind;
-        const void *data;
-        if (!PyUnicode_Check(text)) {
-            PyErr_Format(PyExc_TypeError, "texts[%zd] must be str, not %.100s", t,
-                         Py_TYPE(text)->tp_name);
-            goto fail;
-        }
-        if (gb_i64(&texts, (int64_t)nsent) < 0)
-            goto fail;
-        len = PyUnicode_GET_LENGTH(text);
-        kind = PyUnicode_KIND(text);
-        data = PyUnicode_DATA(text);
-        {
-            uint64_t h = 0xCBF29CE484222325ULL; /* FNV-1a of the word so far */
-            const Py_UCS1 *d1 = kind == PyUnicode_1BYTE_KIND ? (const Py_UCS1 *)data : NULL;
-            if (d1 != NULL) {
-                /* one byte a character: find each word, then copy it lowercased */
-                const Py_UCS1 *q = d1, *end = d1 + len;
-                while (q < end) {
-                    const Py_UCS1 *w;
-                    Py_ssize_t k, n;
-                    int32_t id;
-                    while (q < end && !table[*q]) {
-                        if (*q == '\n' && lines)
-                            sent_tok = 0;
-                        q++;
-                    }
-                    if (q == end)
-                        break;
-                    w = q;
-                    while (q < end && table[*q])
-                        q++;
-                    n = q - w;
-                    if (n > cap) {
-                        char *bigger = (char *)(buf == small ? PyMem_Malloc((size_t)n)
-                                                             : PyMem_Realloc(buf, (size_t)n));
-                        if (bigger == NULL) {
-                            PyErr_NoMemory();
-                            goto fail;
-                        }
-                        buf = bigger;
-                        cap = n;
-                    }
-                    h = 0xCBF29CE484222325ULL;
-                    for (k = 0; k < n; k++) {
-                        unsigned char c = table[w[k]];
-                        buf[k] = (char)c;
-                        h = (h ^ c) * 0x100000001B3ULL;
-                    }
-                    id = raw_intern(buf, n, h);
-                    if (id < 0)
-                        goto fail;
-                    if (sent_tok == 0) {
-                        if (gb_i64(&sents, (int64_t)ntok) < 0)
-                            goto fail;
-                        nsent++;
-                    }
-                    if (gb_i32(&ids, id) < 0)
-                        goto fail;
-                    sent_tok++;
-                    ntok++;
-                    text_tok++;
-                }
-                len = -1; /* skip the general loop */
-            }
-            for (i = 0; i <= len; i++) {
-                Py_UCS4 ch;
-                unsigned char c;
-                if (d1 != NULL) {
-                    ch = i < len ? d1[i] : 0;
-                    c = table[ch]; /* 0 for every byte >= 128 */
-                }
-                else {
-                    ch = i < len ? PyUnicode_READ(kind, data, i) : 0;
-                    c = ch < 128 ? table[ch] : 0;
-                }
-                if (c) {
-                    if (blen == cap && grow_word(&buf, small, &cap, blen) < 0)
-                        goto fail;
-                    buf[blen++] = (char)c;
-                    h = (h ^ c) * 0x100000001B3ULL;
-                    continue;
-                }
-                if (blen) {
-                    int32_t id = raw_intern(buf, blen, h);
-                    if (id < 0)
-                        goto fail;
-                    if (sent_tok == 0) {
-                        if (gb_i64(&sents, (int64_t)ntok) < 0)
-                            goto fail;
-                        nsent++;
-                    }
-                    if (gb_i32(&ids, id) < 0)
-                        goto fail;
-                    sent_tok++;
-                    ntok++;
-                    text_tok++;
-                    blen = 0;
-                    h = 0xCBF29CE484222325ULL;
-                }
-                if (ch == '\n' && lines)
-                    sent_tok = 0;
-            }
-        }
-        if (text_tok == 0) {
-            PyObject *ix = PyLong_FromSsize_t(t);
-            int rc = ix == NULL ? -1 : PyList_Append(empty, ix);
-            Py_XDECREF(ix);
-            if (rc < 0)
-                goto fail;
-        }
-    }
-    if (gb_i64(&texts, (int64_t)nsent) < 0 || gb_i64(&sents, (int64_t)ntok) < 0)
-        goto fail;
-    result = Py_BuildValue("(y#y#y#nO)", ids.data ? ids.data : "", ids.len,
-                           sents.data, sents.len, texts.data, texts.len, raw_count, empty);
-fail:
-    if (buf != small)
-        PyMem_Free(buf);
-    PyMem_Free(ids.data);
-    PyMem_Free(sents.data);
-    PyMem_Free(texts.data);
-    Py_DECREF(empty);
-    Py_DECREF(seq);
-    return result;
-}
-
-PyDoc_STRVAR(raw_words_doc,
-"raw_words(start, /) -> list[str]\n\n"
-"The words of the raw ids start, start + 1, ... (every id given so far).");
-
-static PyObject *
-raw_words(PyObject *self, PyObject *arg)
-{
-    Py_ssize_t start = PyLong_AsSsize_t(arg), i;
-    PyObject *out;
-    if (start == -1 && PyErr_Occurred())
-        return NULL;
-    if (start < 0)
-        start = 0;
-    if (start > raw_count)
-        start = raw_count;
-    out = PyList_New(raw_count - start);
-    if (out == NULL)
-        return NULL;
-    for (i = start; i < raw_count; i++) {
-        PyObject *w = PyUnicode_FromStringAndSize(raw_arena + raw_offsets[i],
-                                                  raw_offsets[i + 1] - raw_offsets[i]);
-        if (w == NULL) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyList_SET_ITEM(out, i - start, w);
-    }
-    return out;
-}
-
-/* The index of text in texts (through the dict index), appending it if new. */
-static int
-text_index(PyObject *index, PyObject *texts, PyObject *text, int32_t *out)
-{
-    PyObject *ix = PyDict_GetItemWithError(index, text); /* borrowed */
-    if (ix != NULL) {
-        *out = (int32_t)PyLong_AsLong(ix);
-        return 0;
-    }
-    if (PyErr_Occurred())
-        return -1;
-    ix = PyLong_FromSsize_t(PyList_GET_SIZE(texts));
-    if (ix == NULL)
-        return -1;
-    *out = (int32_t)PyList_GET_SIZE(texts);
-    if (PyDict_SetItem(index, text, ix) < 0 || PyList_Append(texts, text) < 0) {
-        Py_DECREF(ix);
-        return -1;
-    }
-    Py_DECREF(ix);
-    return 0;
-}
-
-PyDoc_STRVAR(analyze_pairs_doc,
-"analyze_pairs(pairs, start, stop, lines, /) -> None or\n"
-"(ids, sent_starts, text_sents, nwords, empty_texts, cands, ref_starts, refs)\n\n"
-"analyze_texts of the distinct texts of pairs[start:stop] ((candidate,\n"
-"references) pairs, references a str or a non-empty list or tuple of str),\n"
-"with each pair's candidate text index (int32), reference entries (int64\n"
-"starts) and reference text indices (int32).  None when a text is not a\n"
-"str (the caller then takes the per-pair path, which checks it).");
-
-static PyObject *
-analyze_pairs(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
-{
-    PyObject *seq, *index = NULL, *texts = NULL, *res = NULL, *out = NULL, *empty = NULL;
-    PyObject *targs[2];
-    GrowBuf cands = {0}, rstarts = {0}, refs = {0};
-    Py_ssize_t start, stop, p, n;
-    if (nargs != 4) {
-        PyErr_Format(PyExc_TypeError, "analyze_pairs expected 4 arguments, got %zd", nargs);
-        return NULL;
-    }
-    seq = PySequence_Fast(args[0], "pairs must be a sequence");
-    if (seq == NULL)
-        return NULL;
-    start = PyLong_AsSsize_t(args[1]);
-    stop = PyLong_AsSsize_t(args[2]);
-    if ((start == -1 || stop == -1) && PyErr_Occurred())
-        goto done;
-    n = PySequence_Fast_GET_SIZE(seq);
-    if (start < 0)
-        start = 0;
-    if (stop > n)
-        stop = n;
-    index = PyDict_New();
-    texts = PyList_New(0);
-    if (index == NULL || texts == NULL || gb_i64(&rstarts, 0) < 0)
-        goto done;
-    for (p = start; p < stop; p++) {
-        PyObject *pair = PySequence_Fast_ITEMS(seq)[p], *c, *r;
-        int32_t ix;
-        if (!(PyTuple_CheckExact(pair) || PyList_CheckExact(pair)) || Py_SIZE(pair) != 2)
-            goto fallback;
-        c = PyTuple_CheckExact(pair) ? PyTuple_GET_ITEM(pair, 0) : PyList_GET_ITEM(pair, 0);
-        r = PyTuple_CheckExact(pair) ? PyTuple_GET_ITEM(pair, 1) : PyList_GET_ITEM(pair, 1);
-        if (!PyUnicode_CheckExact(c))
-            goto fallback;
-        if (text_index(index, texts, c, &ix) < 0 || gb_i32(&cands, ix) < 0)
-            goto done;
-        if (PyUnicode_CheckExact(r)) {
-            if (text_index(index, texts, r, &ix) < 0 || gb_i32(&refs, ix) < 0)
-                goto done;
-        }
-        else if (PyList_CheckExact(r) || PyTuple_CheckExact(r)) {
-            Py_ssize_t k, nr = Py_SIZE(r);
-            if (nr == 0)
-                goto fallback;
-            for (k = 0; k < nr; k++) {
-                PyObject *x = PyList_CheckExact(r) ? PyList_GET_ITEM(r, k) : PyTuple_GET_ITEM(r, k);
-                if (!PyUnicode_CheckExact(x))
-                    goto fallback;
-            }
-            for (k = 0; k < nr; k++) {
-                PyObject *x = PyList_CheckExact(r) ? PyList_GET_ITEM(r, k) : PyTuple_GET_ITEM(r, k);
-                if (text_index(index, texts, x, &ix) < 0 || gb_i32(&refs, ix) < 0)
-                    goto done;
-            }
-        }
-        else {
-            goto fallback;
-        }
-        if (gb_i64(&rstarts, (int64_t)(refs.len / 4)) < 0)
-            goto done;
-    }
-    targs[0] = texts;
-    targs[1] = args[3];
-    res = analyze_texts(self, targs, 2);
-    if (res == NULL)
-        goto done;
-    {
-        PyObject *idx = PyTuple_GET_ITEM(res, 4);
-        Py_ssize_t k, ne = PyList_GET_SIZE(idx);
-        empty = PyList_New(ne);
-        if (empty == NULL)
-            goto done;
-        for (k = 0; k < ne; k++) {
-            PyObject *t = PyList_GET_ITEM(texts, PyLong_AsSsize_t(PyList_GET_ITEM(idx, k)));
-            Py_INCREF(t);
-            PyList_SET_ITEM(empty, k, t);
-        }
-    }
-    out = Py_BuildValue("(OOOOOy#y#y#)", PyTuple_GET_ITEM(res, 0), PyTuple_GET_ITEM(res, 1),
-                        PyTuple_GET_ITEM(res, 2), PyTuple_GET_ITEM(res, 3), empty,
-                        cands.data ? cands.data : "", cands.len, rstarts.data, rstarts.len,
-                        refs.data ? refs.data : "", refs.len);
-    goto done;
-fallback:
-    out = Py_None;
-    Py_INCREF(out);
-done:
-    Py_XDECREF(res);
-    Py_XDECREF(empty);
-    Py_XDECREF(index);
-    Py_XDECREF(texts);
-    PyMem_Free(cands.data);
-    PyMem_Free(rstarts.data);
-    PyMem_Free(refs.data);
-    Py_DECREF(seq);
-    return out;
-}
-
-/* ------------------------------------------------------------------ */
-/* score_pairs                                                          */
 
 enum { M_NGRAM = 0, M_LCS = 1, M_LCS_FLAT = 2, M_WLCS = 3, M_SKIP = 4 };
 
 typedef struct {
     int kind;
-    Py_ssize_t n;    /* n-gram size; skip distance (-1: any) */
-    int unigrams;    /* skip: SU */
-    double weight;   /* ROUGE-W */
+    Py_ssize_t n;  /* n-gram size; skip distance (-1: any) */
+    int unigrams;  /* skip: SU */
+    double weight; /* ROUGE-W */
 } MSpec;
 
-/* One analysed text with its final ids: flat tokens and sentence ends. */
-typedef struct {
-    uint64_t *tok;
-    Py_ssize_t ntok, cap;
-    Py_ssize_t *send; /* end of each non-empty sentence in tok */
-    Py_ssize_t nsent, scap;
-    uint64_t maxid;
-} Text;
+/* Token ids inside the kernels: raw ids or final ids, both below 2**31. */
+typedef uint32_t tok_t;
 
 typedef struct {
     const int32_t *ids;
-    const int64_t *sstart;
-    Py_ssize_t nsent_all;
-    const int64_t *tsent;
+    Py_ssize_t nids;
+    const int64_t *bounds;
+    Py_ssize_t nsent;
+    const int64_t *spans;
     Py_ssize_t ntexts;
     const int32_t *remap;
     Py_ssize_t nremap;
+    tok_t maxid; /* every token id the texts load is at most this */
 } Packed;
 
-static int
-text_load(const Packed *pk, Py_ssize_t t, Text *out)
-{
-    Py_ssize_t s0, s1, s;
-    if (t < 0 || t >= pk->ntexts) {
-        PyErr_SetString(PyExc_IndexError, "text index out of range");
-        return -1;
-    }
-    s0 = (Py_ssize_t)pk->tsent[t];
-    s1 = (Py_ssize_t)pk->tsent[t + 1];
-    out->ntok = 0;
-    out->nsent = 0;
-    out->maxid = 0;
-    for (s = s0; s < s1; s++) {
-        Py_ssize_t a = (Py_ssize_t)pk->sstart[s], b = (Py_ssize_t)pk->sstart[s + 1], k;
-        Py_ssize_t before = out->ntok;
-        if (grow_array((void **)&out->tok, &out->cap, out->ntok + (b - a), sizeof(uint64_t), 256) < 0)
-            return -1;
-        for (k = a; k < b; k++) {
-            int32_t id = pk->ids[k];
-            if (pk->remap != NULL) {
-                if (id < 0 || id >= pk->nremap) {
-                    PyErr_SetString(PyExc_IndexError, "raw id outside the remap array");
-                    return -1;
-                }
-                id = pk->remap[id];
-                if (id < 0)
-                    continue; /* a stopword */
-            }
-            if ((uint64_t)(uint32_t)id > out->maxid)
-                out->maxid = (uint64_t)(uint32_t)id;
-            out->tok[out->ntok++] = (uint64_t)(uint32_t)id;
-        }
-        if (out->ntok > before) {
-            if (out->nsent == out->scap) {
-                Py_ssize_t cap = out->scap ? out->scap * 2 : 16;
-                Py_ssize_t *bigger = (Py_ssize_t *)PyMem_Realloc(out->send, (size_t)cap * sizeof(Py_ssize_t));
-                if (bigger == NULL) {
-                    PyErr_NoMemory();
-                    return -1;
-                }
-                out->send = bigger;
-                out->scap = cap;
-            }
-            out->send[out->nsent++] = out->ntok;
-        }
-    }
-    return 0;
-}
+/* One text in final ids: the flat tokens, and the sentences (their own
+   tokens under a byte limit, else the flat tokens cut at sentence ends).
+   Without a remap the tokens are the packed ids themselves (no copy). */
+typedef struct {
+    const tok_t *tok;
+    Py_ssize_t ntok;
+    const tok_t *stok;
+    Py_ssize_t nstok;
+    tok_t *own, *sown; /* buffers for remapped tokens */
+    Py_ssize_t cap, scap;
+    Py_ssize_t *send; /* end of each non-empty sentence in the sentence tokens */
+    Py_ssize_t nsent, sendcap;
+    tok_t maxid;
+    int alias;
+} Text;
+
+#define STOK(t) ((t)->alias ? (t)->tok : (t)->stok)
+#define NSTOK(t) ((t)->alias ? (t)->ntok : (t)->nstok)
 
 static void
 text_free(Text *t)
 {
-    PyMem_Free(t->tok);
-    PyMem_Free(t->send);
+    PyMem_RawFree(t->own);
+    PyMem_RawFree(t->sown);
+    PyMem_RawFree(t->send);
 }
 
-/* Scratch space reused across pairs. */
+/* The largest id the packed texts hold after the remap (A_INDEX for an
+   id outside the remap or negative): sizes the id-indexed arrays once. */
+static int
+packed_bound(Packed *pk)
+{
+    Py_ssize_t k;
+    int32_t top = 0;
+    for (k = 0; k < pk->nids; k++) {
+        int32_t id = pk->ids[k];
+        if (id < 0 || (pk->remap != NULL && id >= pk->nremap))
+            return A_INDEX;
+        if (pk->remap == NULL && id > top)
+            top = id;
+    }
+    for (k = 0; pk->remap != NULL && k < pk->nremap; k++)
+        if (pk->remap[k] > top)
+            top = pk->remap[k];
+    pk->maxid = (tok_t)top;
+    return A_OK;
+}
+
+/* Append ids[a:b], remapped (dropped words left out), to *buf. */
+static int
+load_remapped(const Packed *pk, int64_t a, int64_t b, tok_t **buf, Py_ssize_t *n, Py_ssize_t *cap)
+{
+    int64_t k;
+    if (raw_reserve((void **)buf, cap, *n + (Py_ssize_t)(b - a), sizeof(tok_t), 256) < 0)
+        return A_NOMEM;
+    for (k = a; k < b; k++) {
+        int32_t id = pk->remap[pk->ids[k]];
+        if (id >= 0)
+            (*buf)[(*n)++] = (tok_t)id;
+    }
+    return A_OK;
+}
+
+static int
+push_send(Text *t, Py_ssize_t end)
+{
+    if (raw_reserve((void **)&t->send, &t->sendcap, t->nsent + 1, sizeof(Py_ssize_t), 16) < 0)
+        return A_NOMEM;
+    t->send[t->nsent++] = end;
+    return A_OK;
+}
+
+/* Text t's sentences [s0, s1): their ends, relative to ``base`` (no
+   remap: straight from the bounds) or loaded through the remap into
+   *buf. */
+static int
+load_sentences(const Packed *pk, Text *out, int64_t s0, int64_t s1, int64_t base, tok_t **buf,
+               Py_ssize_t *n, Py_ssize_t *cap)
+{
+    int64_t s;
+    int rc = A_OK;
+    for (s = s0; s < s1 && rc == A_OK; s++) {
+        int64_t a = pk->bounds[2 * s], b = pk->bounds[2 * s + 1];
+        Py_ssize_t before;
+        if (a < 0 || b < a || b > pk->nids)
+            return A_INDEX;
+        if (pk->remap == NULL) {
+            rc = push_send(out, (Py_ssize_t)(b - base));
+            continue;
+        }
+        before = *n;
+        rc = load_remapped(pk, a, b, buf, n, cap);
+        if (rc == A_OK && *n > before)
+            rc = push_send(out, *n);
+    }
+    return rc;
+}
+
+static int
+text_load(const Packed *pk, Py_ssize_t t, Text *out)
+{
+    const int64_t *sp;
+    int64_t f0, f1, s0, s1;
+    int rc;
+    if (t < 0 || t >= pk->ntexts)
+        return A_INDEX;
+    sp = pk->spans + 4 * t;
+    s0 = sp[0], s1 = sp[1], f0 = sp[2], f1 = sp[3];
+    if (s0 < 0 || s1 < s0 || s1 > pk->nsent || f0 < 0 || f1 < f0 || f1 > pk->nids)
+        return A_INDEX;
+    out->nsent = 0;
+    out->maxid = pk->maxid;
+    /* aliased: the sentences lie inside the flat range */
+    out->alias = s0 == s1 || (pk->bounds[2 * s0] >= f0 && pk->bounds[2 * (s1 - 1) + 1] <= f1);
+    if (pk->remap == NULL) {
+        out->tok = (const tok_t *)pk->ids + f0;
+        out->ntok = (Py_ssize_t)(f1 - f0);
+        if (out->alias)
+            return load_sentences(pk, out, s0, s1, f0, NULL, NULL, NULL);
+        out->stok = (const tok_t *)pk->ids + pk->bounds[2 * s0];
+        out->nstok = (Py_ssize_t)(pk->bounds[2 * (s1 - 1) + 1] - pk->bounds[2 * s0]);
+        return load_sentences(pk, out, s0, s1, pk->bounds[2 * s0], NULL, NULL, NULL);
+    }
+    out->ntok = out->nstok = 0;
+    if (out->alias) {
+        rc = load_sentences(pk, out, s0, s1, 0, &out->own, &out->ntok, &out->cap);
+        out->tok = out->own;
+        return rc;
+    }
+    rc = load_remapped(pk, f0, f1, &out->own, &out->ntok, &out->cap);
+    out->tok = out->own;
+    if (rc == A_OK)
+        rc = load_sentences(pk, out, s0, s1, 0, &out->sown, &out->nstok, &out->scap);
+    out->stok = out->sown;
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Scratch space reused across pairs.                                   */
+
+typedef struct CountSlot {
+    uint64_t key;
+    int32_t count;
+    uint32_t stamp;
+} CountSlot;
+
 typedef struct {
-    int32_t *cnt_ref, *cnt_cand; /* per final id; all zero between uses */
+    /* per final id, all zero between uses */
+    int32_t *cnt_ref, *cnt_cand, *rowmap, *cidx;
     Py_ssize_t ncnt;
     uint64_t *u64;
     Py_ssize_t u64cap;
@@ -575,18 +202,68 @@ typedef struct {
     Py_ssize_t dblcap;
     unsigned char *bytes;
     Py_ssize_t bytecap;
-    KeySlot *slots;
-    Py_ssize_t slotcap;
-    struct CountSlot *cslots; /* key counts, valid where stamp == cstamp */
+    CountSlot *cslots; /* key counts, valid where stamp == cstamp */
     Py_ssize_t ncslots;
     uint32_t cstamp;
+    struct SeqSlot *seq; /* n-gram counts (n >= 3), valid where stamp == seqstamp */
+    Py_ssize_t nseq;
+    uint32_t seqstamp;
+    /* the summary-level LCS */
+    Py_ssize_t *pos, *dstart, *ilist;
+    Py_ssize_t poscap, dcap, icap;
+    int32_t *sent_of, *mrow;
+    Py_ssize_t socap, mrcap;
+    uint64_t *pbits, *masks, *cols, *un;
+    Py_ssize_t pbcap, mcap, colcap, uncap;
+    unsigned char *gap;
+    Py_ssize_t gapcap;
+    tok_t *dids;
+    Py_ssize_t didcap;
 } Scratch;
 
-typedef struct CountSlot {
-    uint64_t key;
-    int32_t count;
-    uint32_t stamp;
-} CountSlot;
+static void
+scratch_free(Scratch *sc)
+{
+    void *all[] = {sc->cnt_ref, sc->cnt_cand, sc->rowmap, sc->cidx, sc->u64, sc->dbl, sc->bytes,
+                   sc->cslots, sc->pos, sc->dstart, sc->ilist, sc->sent_of, sc->mrow, sc->pbits,
+                   sc->masks, sc->cols, sc->un, sc->gap, sc->dids, sc->seq};
+    size_t k;
+    for (k = 0; k < sizeof(all) / sizeof(all[0]); k++)
+        PyMem_RawFree(all[k]);
+}
+
+static inline void *
+scratch_get(void **p, Py_ssize_t *cap, Py_ssize_t n, size_t item)
+{
+    if (raw_reserve(p, cap, n, item, 256) < 0)
+        return NULL;
+    return *p;
+}
+
+/* The id-indexed arrays, covering ids up to maxid (zeroed when grown). */
+static int
+scratch_counts(Scratch *sc, tok_t maxid)
+{
+    Py_ssize_t need = (Py_ssize_t)maxid + 1;
+    if (need > sc->ncnt) {
+        Py_ssize_t c = sc->ncnt ? sc->ncnt : 4096;
+        int32_t **arrays[] = {&sc->cnt_ref, &sc->cnt_cand, &sc->rowmap, &sc->cidx};
+        size_t k;
+        while (c < need)
+            c *= 2;
+        for (k = 0; k < 4; k++) {
+            int32_t *fresh = (int32_t *)PyMem_RawCalloc((size_t)c, sizeof(int32_t));
+            if (fresh == NULL)
+                return A_NOMEM;
+            PyMem_RawFree(*arrays[k]);
+            *arrays[k] = fresh;
+        }
+        sc->ncnt = c;
+    }
+    return A_OK;
+}
+
+#define PAIR_MAXID(c, r) ((c)->maxid > (r)->maxid ? (c)->maxid : (r)->maxid)
 
 /* Clipped hits of two key sequences (each key matched at most as often as
    it occurs on both sides), in a stamped table reused across calls. */
@@ -604,12 +281,10 @@ key_hits(Scratch *sc, const uint64_t *ck, Py_ssize_t nc, const uint64_t *rk, Py_
         bits++;
     }
     if (size > sc->ncslots) {
-        CountSlot *fresh = (CountSlot *)PyMem_Calloc((size_t)size, sizeof(CountSlot));
-        if (fresh == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        PyMem_Free(sc->cslots);
+        CountSlot *fresh = (CountSlot *)PyMem_RawCalloc((size_t)size, sizeof(CountSlot));
+        if (fresh == NULL)
+            return A_NOMEM;
+        PyMem_RawFree(sc->cslots);
         sc->cslots = fresh;
         sc->ncslots = size;
         sc->cstamp = 0;
@@ -655,58 +330,7 @@ key_hits(Scratch *sc, const uint64_t *ck, Py_ssize_t nc, const uint64_t *rk, Py_
         }
     }
     *hit = (double)h;
-    return 0;
-}
-
-static void *
-scratch_get(void **p, Py_ssize_t *cap, Py_ssize_t n, size_t item)
-{
-    if (n > *cap) {
-        Py_ssize_t c = *cap ? *cap : 256;
-        void *bigger;
-        while (c < n)
-            c *= 2;
-        bigger = PyMem_Realloc(*p, (size_t)c * item);
-        if (bigger == NULL) {
-            PyErr_NoMemory();
-            return NULL;
-        }
-        *p = bigger;
-        *cap = c;
-    }
-    return *p;
-}
-
-static int
-scratch_counts(Scratch *sc, uint64_t maxid)
-{
-    Py_ssize_t need = (Py_ssize_t)maxid + 1;
-    if (need > sc->ncnt) {
-        Py_ssize_t c = sc->ncnt ? sc->ncnt : 4096;
-        int32_t *a, *b;
-        while (c < need)
-            c *= 2;
-        a = (int32_t *)PyMem_Calloc((size_t)c, sizeof(int32_t));
-        b = (int32_t *)PyMem_Calloc((size_t)c, sizeof(int32_t));
-        if (a == NULL || b == NULL) {
-            PyMem_Free(a);
-            PyMem_Free(b);
-            PyErr_NoMemory();
-            return -1;
-        }
-        PyMem_Free(sc->cnt_ref);
-        PyMem_Free(sc->cnt_cand);
-        sc->cnt_ref = a;
-        sc->cnt_cand = b;
-        sc->ncnt = c;
-    }
-    return 0;
-}
-
-static uint64_t
-max_id(const Text *t)
-{
-    return t->maxid;
+    return A_OK;
 }
 
 /* Clipped unigram hits through per-id counts (no hashing). */
@@ -715,13 +339,14 @@ unigram_hits(Scratch *sc, const Text *c, const Text *r, double *hit)
 {
     Py_ssize_t i, h = 0;
     int32_t *cnt;
-    if (scratch_counts(sc, c->maxid > r->maxid ? c->maxid : r->maxid) < 0)
-        return -1;
+    int rc = scratch_counts(sc, PAIR_MAXID(c, r));
+    if (rc)
+        return rc;
     cnt = sc->cnt_cand;
     for (i = 0; i < c->ntok; i++)
         cnt[c->tok[i]]++;
     for (i = 0; i < r->ntok; i++) {
-        uint64_t t = r->tok[i];
+        tok_t t = r->tok[i];
         if (cnt[t] > 0) {
             cnt[t]--;
             h++;
@@ -730,7 +355,7 @@ unigram_hits(Scratch *sc, const Text *c, const Text *r, double *hit)
     for (i = 0; i < c->ntok; i++)
         cnt[c->tok[i]] = 0;
     *hit = (double)h;
-    return 0;
+    return A_OK;
 }
 
 /* Clipped bigram hits: each bigram packed into one 64-bit key (ids < 2**31). */
@@ -738,56 +363,166 @@ static int
 bigram_hits(Scratch *sc, const Text *c, const Text *r, double *hit)
 {
     Py_ssize_t nc = c->ntok - 1, nr = r->ntok - 1, i;
-    uint64_t *k;
-    k = (uint64_t *)scratch_get((void **)&sc->u64, &sc->u64cap, nc + nr, sizeof(uint64_t));
+    uint64_t *k = (uint64_t *)scratch_get((void **)&sc->u64, &sc->u64cap, nc + nr, sizeof(uint64_t));
     if (k == NULL)
-        return -1;
+        return A_NOMEM;
     for (i = 0; i < nc; i++)
-        k[i] = (c->tok[i] << 32) | c->tok[i + 1];
+        k[i] = ((uint64_t)c->tok[i] << 32) | c->tok[i + 1];
     for (i = 0; i < nr; i++)
-        k[nc + i] = (r->tok[i] << 32) | r->tok[i + 1];
+        k[nc + i] = ((uint64_t)r->tok[i] << 32) | r->tok[i + 1];
     return key_hits(sc, k, nc, k + nc, nr, hit);
 }
 
-/* LCS length of a (m ids) and b (nb ids), bit-parallel over a, with each
-   id's position mask found through an id-indexed array (cnt_ref, zero
-   between uses: row + 1 per id of a) instead of a hash table. */
+/* Clipped hits of the n-grams (n >= 3) starting at c[0 .. nc-1] and
+   r[0 .. nr-1]: the candidate's n-grams counted by hash in the stamped key
+   table (the key is the n-gram's hash; its first position is kept to
+   compare the n-gram itself), the reference's looked up. */
+typedef struct SeqSlot {
+    uint64_t h;
+    Py_ssize_t start;
+    int32_t count;
+    uint32_t stamp;
+} SeqSlot;
+
+static inline uint64_t
+seq_hash32(const tok_t *p, Py_ssize_t n)
+{
+    uint64_t h = 0x243F6A8885A308D3ULL;
+    Py_ssize_t k;
+    for (k = 0; k < n; k++)
+        h = (h ^ p[k]) * 0x9E3779B97F4A7C15ULL + (h >> 32);
+    return mix64(h);
+}
+
 static int
-lcs_len_ids(Scratch *sc, const uint64_t *a, Py_ssize_t m, uint64_t amax, const uint64_t *b,
-            Py_ssize_t nb, uint64_t bmax, double *out)
+seq_hits(Scratch *sc, const tok_t *c, Py_ssize_t nc, const tok_t *r, Py_ssize_t nr, Py_ssize_t n,
+         double *hit)
+{
+    Py_ssize_t size = 16, i, h = 0, mask;
+    SeqSlot *t;
+    while (size < 2 * nc)
+        size <<= 1;
+    if (size > sc->nseq) {
+        SeqSlot *fresh = (SeqSlot *)PyMem_RawCalloc((size_t)size, sizeof(SeqSlot));
+        if (fresh == NULL)
+            return A_NOMEM;
+        PyMem_RawFree(sc->seq);
+        sc->seq = fresh;
+        sc->nseq = size;
+        sc->seqstamp = 0;
+    }
+    if (++sc->seqstamp == 0) {
+        memset(sc->seq, 0, (size_t)sc->nseq * sizeof(SeqSlot));
+        sc->seqstamp = 1;
+    }
+    t = sc->seq;
+    mask = size - 1;
+    for (i = 0; i < nc; i++) {
+        uint64_t hv = seq_hash32(c + i, n);
+        Py_ssize_t s = (Py_ssize_t)(hv & (uint64_t)mask);
+        for (;;) {
+            SeqSlot *e = &t[s];
+            if (e->stamp != sc->seqstamp) {
+                e->stamp = sc->seqstamp;
+                e->h = hv;
+                e->start = i;
+                e->count = 1;
+                break;
+            }
+            if (e->h == hv && memcmp(c + e->start, c + i, (size_t)n * sizeof(tok_t)) == 0) {
+                e->count++;
+                break;
+            }
+            s = (s + 1) & mask;
+        }
+    }
+    for (i = 0; i < nr; i++) {
+        uint64_t hv = seq_hash32(r + i, n);
+        Py_ssize_t s = (Py_ssize_t)(hv & (uint64_t)mask);
+        for (;;) {
+            SeqSlot *e = &t[s];
+            if (e->stamp != sc->seqstamp)
+                break;
+            if (e->h == hv && memcmp(c + e->start, r + i, (size_t)n * sizeof(tok_t)) == 0) {
+                if (e->count > 0) {
+                    e->count--;
+                    h++;
+                }
+                break;
+            }
+            s = (s + 1) & mask;
+        }
+    }
+    *hit = (double)h;
+    return A_OK;
+}
+
+static int
+ngram_stats(Scratch *sc, const Text *ct, const Text *rt, Py_ssize_t n, double *d)
+{
+    Py_ssize_t c_total = ct->ntok - n + 1, r_total = rt->ntok - n + 1;
+    int rc = A_OK;
+    d[0] = 0.0;
+    if (c_total > 0 && r_total > 0) {
+        if (n == 1) {
+            rc = unigram_hits(sc, ct, rt, &d[0]);
+        }
+        else if (n == 2) {
+            rc = bigram_hits(sc, ct, rt, &d[0]);
+        }
+        else {
+            rc = seq_hits(sc, ct->tok, c_total, rt->tok, r_total, n, &d[0]);
+        }
+    }
+    d[1] = (double)(r_total > 0 ? r_total : 0);
+    d[2] = (double)(c_total > 0 ? c_total : 0);
+    d[3] = d[1];
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* LCS                                                                  */
+
+/* LCS length of a (m ids) and b (nb ids), bit-parallel over a, with each
+   id's position mask found through the id-indexed rowmap (zero between
+   uses: row + 1 per id of a) instead of a hash table. */
+static int
+lcs_len_ids(Scratch *sc, const tok_t *a, Py_ssize_t m, const tok_t *b, Py_ssize_t nb,
+            tok_t maxid, double *out)
 {
     Py_ssize_t words = (m + 63) / 64, i, j, w, rows = 0, result;
     uint64_t top = (m % 64) ? ((UINT64_C(1) << (m % 64)) - 1) : ~UINT64_C(0);
     uint64_t *masks, *v;
     int32_t *rowmap;
-    if (m == 0 || nb == 0) {
-        *out = 0.0;
-        return 0;
-    }
-    if (scratch_counts(sc, amax > bmax ? amax : bmax) < 0)
-        return -1;
-    rowmap = sc->cnt_ref;
+    int rc;
+    *out = 0.0;
+    if (m == 0 || nb == 0)
+        return A_OK;
+    if ((rc = scratch_counts(sc, maxid)) != A_OK)
+        return rc;
+    rowmap = sc->rowmap;
     masks = (uint64_t *)scratch_get((void **)&sc->u64, &sc->u64cap, (m + 1) * words, sizeof(uint64_t));
     if (masks == NULL)
-        return -1;
+        return A_NOMEM;
     for (i = 0; i < m; i++) {
         int32_t r = rowmap[a[i]];
         if (r == 0) {
             r = rowmap[a[i]] = (int32_t)++rows;
-            memset(masks + (r - 1) * words, 0, (size_t)words * sizeof(uint64_t));
+            if (words == 1)
+                masks[r - 1] = 0;
+            else
+                memset(masks + (r - 1) * words, 0, (size_t)words * sizeof(uint64_t));
         }
         masks[(r - 1) * words + i / 64] |= UINT64_C(1) << (i % 64);
     }
     v = masks + rows * words;
     if (words == 1) {
-        uint64_t full = top, x = full;
+        uint64_t x = top;
         for (j = 0; j < nb; j++) {
-            uint64_t id = b[j];
-            int32_t r = id <= amax ? rowmap[id] : 0;
+            int32_t r = rowmap[b[j]];
             if (r) {
                 uint64_t mk = masks[r - 1];
-                uint64_t u = x & mk;
-                x = ((x + u) | (x & ~mk)) & full;
+                x = ((x + (x & mk)) | (x & ~mk)) & top;
             }
         }
         v[0] = x;
@@ -797,8 +532,7 @@ lcs_len_ids(Scratch *sc, const uint64_t *a, Py_ssize_t m, uint64_t amax, const u
             v[w] = ~UINT64_C(0);
         v[words - 1] = top;
         for (j = 0; j < nb; j++) {
-            uint64_t id = b[j];
-            int32_t r = id <= amax ? rowmap[id] : 0;
+            int32_t r = rowmap[b[j]];
             if (r)
                 lcs_step(v, masks + (r - 1) * words, words, top);
         }
@@ -809,104 +543,20 @@ lcs_len_ids(Scratch *sc, const uint64_t *a, Py_ssize_t m, uint64_t amax, const u
     for (i = 0; i < m; i++)
         rowmap[a[i]] = 0;
     *out = (double)result;
-    return 0;
+    return A_OK;
 }
 
-/* The script's LCS traceback of sentence a (m ids) against b (nb ids),
-   OR-ed into union (words = ceil(m / 64) words); bit-parallel columns as
-   rouge2.kernels.python.lcs_marks computes them. */
-static int
-union_marks(Scratch *sc, const uint64_t *a, Py_ssize_t m, const uint64_t *b, Py_ssize_t nb,
-            uint64_t *un)
-{
-    Py_ssize_t words = (m + 63) / 64, size, j, w;
-    int bits;
-    uint64_t top = (m % 64) ? ((UINT64_C(1) << (m % 64)) - 1) : ~UINT64_C(0);
-    uint64_t *masks, *cols, *v, *zero;
-    Py_ssize_t *row;
-    KeySlot *slots;
-    Py_ssize_t need;
-
-    size = table_size(m, &bits);
-    slots = (KeySlot *)scratch_get((void **)&sc->slots, &sc->slotcap, size, sizeof(KeySlot));
-    /* u64 scratch: masks m*words, cols nb*words, v words, zero words */
-    need = m * words + nb * words + 2 * words + nb;
-    masks = (uint64_t *)scratch_get((void **)&sc->u64, &sc->u64cap, need, sizeof(uint64_t));
-    if (slots == NULL || masks == NULL)
-        return -1;
-    cols = masks + m * words;
-    v = cols + nb * words;
-    zero = v + words;
-    row = (Py_ssize_t *)(zero + words);
-    memset(masks, 0, (size_t)(m * words) * sizeof(uint64_t));
-    memset(zero, 0, (size_t)words * sizeof(uint64_t));
-    key_masks_build(slots, bits, a, m, masks, words);
-    for (w = 0; w < words; w++)
-        v[w] = ~UINT64_C(0);
-    v[words - 1] = top;
-    for (j = 0; j < nb; j++) {
-        row[j] = key_masks_row(slots, bits, b[j]);
-        if (row[j] >= 0)
-            lcs_step(v, masks + row[j] * words, words, top);
-        memcpy(cols + j * words, v, (size_t)words * sizeof(uint64_t));
-    }
-    /* v == full: no common token */
-    {
-        int any = 0;
-        for (w = 0; w < words; w++)
-            if (v[w] != (w == words - 1 ? top : ~UINT64_C(0)))
-                any = 1;
-        if (!any)
-            return 0;
-    }
-    {
-        Py_ssize_t r = m; /* rows below r are candidates */
-        j = nb;
-        while (r > 0 && j > 0) {
-            const uint64_t *mk = row[j - 1] >= 0 ? masks + row[j - 1] * words : zero;
-            const uint64_t *col = cols + (j - 1) * words;
-            Py_ssize_t p = -1;
-            /* highest p < r with (mk | ~col) bit set (col restricted to full) */
-            for (w = (r - 1) / 64; w >= 0; w--) {
-                uint64_t fullw = (w == words - 1) ? top : ~UINT64_C(0);
-                uint64_t stop = (mk[w] | (~col[w] & fullw));
-                Py_ssize_t lim = r - w * 64; /* bits below lim in this word */
-                if (lim < 64)
-                    stop &= (UINT64_C(1) << lim) - 1;
-                if (stop) {
-                    p = w * 64 + HIGHBIT64(stop);
-                    break;
-                }
-            }
-            if (p < 0)
-                break;
-            if ((mk[p / 64] >> (p % 64)) & 1) {
-                un[p / 64] |= UINT64_C(1) << (p % 64);
-                r = p;
-            }
-            else {
-                r = p + 1;
-            }
-            j--;
-        }
-    }
-    return 0;
-}
-
-/* The token counts of reference r and candidate c in the scratch tables
+/* The unigram counts of the flat tokens of r and c in cnt_ref / cnt_cand
    (which clip the union-LCS and WLCS hits); clear_pair_counts zeroes them
    again, touching only the ids the texts hold. */
-static int
+static void
 count_pair(Scratch *sc, const Text *c, const Text *r)
 {
     Py_ssize_t i;
-    if (scratch_counts(sc, max_id(c) > max_id(r) ? max_id(c) : max_id(r)) < 0)
-        return -1;
     for (i = 0; i < r->ntok; i++)
         sc->cnt_ref[r->tok[i]]++;
     for (i = 0; i < c->ntok; i++)
         sc->cnt_cand[c->tok[i]]++;
-    return 0;
 }
 
 static void
@@ -919,38 +569,341 @@ clear_pair_counts(Scratch *sc, const Text *c, const Text *r)
         sc->cnt_cand[c->tok[i]] = 0;
 }
 
+/* The summary-level LCS (ROUGE-1.5.5's union LCS) works per reference
+   sentence on the candidate positions whose word occurs in it: the
+   candidate's sentence tokens are indexed by word once per pair. */
+typedef struct {
+    const tok_t *tok; /* the candidate's sentence tokens */
+    Py_ssize_t n;
+    Py_ssize_t ndense; /* distinct words; their ids in sc->dids */
+} CandIndex;
+
+static int
+cand_index(Scratch *sc, const Text *c, CandIndex *ci)
+{
+    const tok_t *tok = STOK(c);
+    Py_ssize_t n = NSTOK(c), j, q, nd = 0;
+    Py_ssize_t *cur;
+    ci->tok = tok;
+    ci->n = n;
+    if (!scratch_get((void **)&sc->dids, &sc->didcap, n + 1, sizeof(tok_t)) ||
+        !scratch_get((void **)&sc->dstart, &sc->dcap, 2 * (n + 1), sizeof(Py_ssize_t)) ||
+        !scratch_get((void **)&sc->pos, &sc->poscap, n + 1, sizeof(Py_ssize_t)) ||
+        !scratch_get((void **)&sc->sent_of, &sc->socap, n + 1, sizeof(int32_t)) ||
+        !scratch_get((void **)&sc->pbits, &sc->pbcap, n / 64 + 2, sizeof(uint64_t)))
+        return A_NOMEM;
+    cur = sc->dstart + n + 1;
+    for (j = 0; j < n; j++) {
+        int32_t d = sc->cidx[tok[j]];
+        if (d == 0) {
+            d = sc->cidx[tok[j]] = (int32_t)++nd;
+            sc->dids[nd - 1] = tok[j];
+            sc->dstart[nd] = 0;
+        }
+        sc->dstart[d]++;
+    }
+    sc->dstart[0] = 0;
+    for (j = 1; j <= nd; j++) {
+        sc->dstart[j] += sc->dstart[j - 1];
+        cur[j - 1] = sc->dstart[j - 1];
+    }
+    for (j = 0; j < n; j++)
+        sc->pos[cur[sc->cidx[tok[j]] - 1]++] = j;
+    for (q = 0, j = 0; q < c->nsent; q++)
+        for (; j < c->send[q]; j++)
+            sc->sent_of[j] = (int32_t)q;
+    memset(sc->pbits, 0, (size_t)(n / 64 + 2) * sizeof(uint64_t));
+    ci->ndense = nd;
+    return A_OK;
+}
+
+static void
+cand_index_clear(Scratch *sc, const CandIndex *ci)
+{
+    Py_ssize_t k;
+    for (k = 0; k < ci->ndense; k++)
+        sc->cidx[sc->dids[k]] = 0;
+}
+
+/* The highest row p < i where (mk | ~col) has a bit (the script's
+   traceback stops there), -1 if none; ``words`` words, ``top`` the last
+   word's valid bits. */
+static inline Py_ssize_t
+stop_row(const uint64_t *mk, const uint64_t *col, Py_ssize_t i, Py_ssize_t words, uint64_t top)
+{
+    Py_ssize_t w;
+    for (w = (i - 1) / 64; w >= 0; w--) {
+        uint64_t fullw = (w == words - 1) ? top : ~UINT64_C(0);
+        uint64_t stop = ((mk ? mk[w] : 0) | (~col[w] & fullw));
+        Py_ssize_t lim = i - w * 64;
+        if (lim < 64)
+            stop &= (UINT64_C(1) << lim) - 1;
+        if (stop)
+            return w * 64 + HIGHBIT64(stop);
+    }
+    return -1;
+}
+
+/* One step of the script's traceback (rouge2.kernels.python.lcs_marks):
+   at a candidate token with position mask mk (NULL: the word is not in the
+   reference sentence) and column col; updates the row *i and the marks.
+   0 when the traceback stops. */
+static inline int
+trace_step(const uint64_t *mk, const uint64_t *col, Py_ssize_t *i, Py_ssize_t words, uint64_t top,
+           uint64_t *un)
+{
+    Py_ssize_t p = stop_row(mk, col, *i, words, top);
+    if (p < 0)
+        return 0;
+    if (mk != NULL && ((mk[p / 64] >> (p % 64)) & 1)) {
+        un[p / 64] |= UINT64_C(1) << (p % 64);
+        *i = p;
+    }
+    else {
+        *i = p + 1;
+    }
+    return *i > 0;
+}
+
+/* The union LCS marks of reference sentence ``sent`` (m ids, position
+   masks in sc->masks by row through sc->rowmap) against candidate
+   sentence q, from its K matched positions P (the positions whose word is
+   in the sentence, in order).  Only matched positions change a column,
+   and a run of unmatched ones acts on the traceback as one step, so the
+   sentence is walked through P alone. */
+static int
+union_sentence(Scratch *sc, const CandIndex *ci, const Text *c, Py_ssize_t q, const Py_ssize_t *P,
+               Py_ssize_t K, Py_ssize_t m, uint64_t *un)
+{
+    Py_ssize_t words = (m + 63) / 64, k, w, i;
+    Py_ssize_t qa = q ? c->send[q - 1] : 0, qb = c->send[q];
+    uint64_t top = (m % 64) ? ((UINT64_C(1) << (m % 64)) - 1) : ~UINT64_C(0);
+    uint64_t *cols, *fullcol;
+    if (!scratch_get((void **)&sc->cols, &sc->colcap, (K + 1) * words, sizeof(uint64_t)) ||
+        !scratch_get((void **)&sc->mrow, &sc->mrcap, K, sizeof(int32_t)))
+        return A_NOMEM;
+    cols = sc->cols;
+    fullcol = cols + K * words;
+    /* the traceback marks only positions of the words it meets: when they
+       are all marked already, the sentence adds nothing */
+    for (w = 0; w < words; w++)
+        fullcol[w] = 0;
+    for (k = 0; k < K; k++) {
+        const uint64_t *mk = sc->masks + (sc->rowmap[ci->tok[P[k]]] - 1) * words;
+        for (w = 0; w < words; w++)
+            fullcol[w] |= mk[w];
+    }
+    for (w = 0; w < words && !(fullcol[w] & ~un[w]); w++)
+        ;
+    if (w == words)
+        return A_OK;
+    for (w = 0; w < words; w++)
+        fullcol[w] = ~UINT64_C(0);
+    fullcol[words - 1] = top;
+    for (k = 0; k < K; k++) {
+        int32_t row = sc->rowmap[ci->tok[P[k]]] - 1;
+        const uint64_t *prev = k ? cols + (k - 1) * words : fullcol;
+        uint64_t *v = cols + k * words;
+        sc->mrow[k] = row;
+        memcpy(v, prev, (size_t)words * sizeof(uint64_t));
+        lcs_step(v, sc->masks + row * words, words, top);
+    }
+    /* the traceback, from the sentence's end */
+    i = m;
+    if (P[K - 1] != qb - 1 && !trace_step(NULL, cols + (K - 1) * words, &i, words, top, un))
+        return A_OK;
+    for (k = K - 1; k >= 0; k--) {
+        if (!trace_step(sc->masks + sc->mrow[k] * words, cols + k * words, &i, words, top, un))
+            return A_OK;
+        if ((k ? P[k] != P[k - 1] + 1 : P[0] != qa) &&
+            !trace_step(NULL, k ? cols + (k - 1) * words : fullcol, &i, words, top, un))
+            return A_OK;
+    }
+    return A_OK;
+}
+
+/* The script's traceback of one reference sentence of m <= 64 words
+   against one candidate sentence [qa, qb), from its K matched positions P
+   (in order) and their position masks mks: the marks it adds to *marks.
+   Only matched positions change a column, and a run of unmatched ones acts
+   on the traceback as one step, so the sentence is walked through P alone. */
+static void
+trace_one_word(const Py_ssize_t *P, const uint64_t *mks, uint64_t *cols, Py_ssize_t K, Py_ssize_t qa,
+               Py_ssize_t qb, Py_ssize_t m, uint64_t *marks)
+{
+    uint64_t top = (m % 64) ? ((UINT64_C(1) << (m % 64)) - 1) : ~UINT64_C(0), v = top;
+    Py_ssize_t k, r = m;
+    for (k = 0; k < K; k++) {
+        uint64_t mk = mks[k];
+        v = ((v + (v & mk)) | (v & ~mk)) & top;
+        cols[k] = v;
+    }
+#define TRACE(MK, COL)                                                                  \
+    do {                                                                                \
+        uint64_t mk_ = (MK), below_ = r >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << r) - 1;  \
+        uint64_t stop_ = (mk_ | (~(COL) & top)) & below_;                               \
+        int p_;                                                                         \
+        if (!stop_)                                                                     \
+            return;                                                                     \
+        p_ = HIGHBIT64(stop_);                                                          \
+        if ((mk_ >> p_) & 1) {                                                          \
+            *marks |= UINT64_C(1) << p_;                                                \
+            r = p_;                                                                     \
+        }                                                                               \
+        else {                                                                          \
+            r = p_ + 1;                                                                 \
+        }                                                                               \
+        if (r == 0)                                                                     \
+            return;                                                                     \
+    } while (0)
+    if (P[K - 1] != qb - 1)
+        TRACE(0, cols[K - 1]);
+    for (k = K - 1; k >= 0; k--) {
+        TRACE(mks[k], cols[k]);
+        if (k ? P[k] != P[k - 1] + 1 : P[0] != qa)
+            TRACE(0, k ? cols[k - 1] : top);
+    }
+#undef TRACE
+}
+
+/* union_sentence for every candidate sentence at once when the reference
+   sentence fits one word (m <= 64, the common case): the matched positions
+   read from the bitmap sc->pbits (words wlo..whi, cleared here) in order,
+   grouped by candidate sentence.  The traceback marks only positions of the
+   words it meets, so a sentence whose words are all marked already adds
+   nothing and is skipped. */
+static int
+union_one_word(Scratch *sc, const CandIndex *ci, const Text *c, Py_ssize_t wlo, Py_ssize_t whi,
+               Py_ssize_t m, uint64_t *un)
+{
+    const int32_t *sent_of = sc->sent_of;
+    const uint64_t *masks = sc->masks;
+    uint64_t marks = un[0], cover = 0, *mks, *cols;
+    Py_ssize_t *P, K = 0, q = -1, qa = 0, qb = 0, w;
+    if (!scratch_get((void **)&sc->cols, &sc->colcap, 2 * ci->n + 2, sizeof(uint64_t)) ||
+        !scratch_get((void **)&sc->ilist, &sc->icap, ci->n + 1, sizeof(Py_ssize_t)))
+        return A_NOMEM;
+    cols = sc->cols;
+    mks = cols + ci->n + 1;
+    P = sc->ilist;
+    for (w = wlo; w >= 0 && w <= whi; w++) {
+        uint64_t x = sc->pbits[w];
+        sc->pbits[w] = 0;
+        while (x) {
+            Py_ssize_t pos = w * 64 + LOWBIT64(x);
+            uint64_t mk = masks[sc->rowmap[ci->tok[pos]] - 1];
+            x &= x - 1;
+            if (pos >= qb) { /* a new candidate sentence */
+                if (K && (cover & ~marks))
+                    trace_one_word(P, mks, cols, K, qa, qb, m, &marks);
+                q = sent_of[pos];
+                qa = q ? c->send[q - 1] : 0;
+                qb = c->send[q];
+                K = 0;
+                cover = 0;
+            }
+            P[K] = pos;
+            mks[K++] = mk;
+            cover |= mk;
+        }
+    }
+    if (K && (cover & ~marks))
+        trace_one_word(P, mks, cols, K, qa, qb, m, &marks);
+    un[0] = marks;
+    return A_OK;
+}
+
+/* The union-LCS marks of one reference sentence against every candidate
+   sentence, into un (zeroed here). */
+static int
+union_marks(Scratch *sc, const CandIndex *ci, const Text *c, const tok_t *sent, Py_ssize_t m,
+            uint64_t *un)
+{
+    Py_ssize_t words = (m + 63) / 64, i, rows = 0, wlo = -1, whi = -1, w, nP = 0;
+    int rc = A_OK;
+    if (!scratch_get((void **)&sc->masks, &sc->mcap, m * words + 1, sizeof(uint64_t)) ||
+        !scratch_get((void **)&sc->ilist, &sc->icap, ci->n + 1, sizeof(Py_ssize_t)))
+        return A_NOMEM;
+    if (words == 1)
+        un[0] = 0;
+    else
+        memset(un, 0, (size_t)words * sizeof(uint64_t));
+    for (i = 0; i < m; i++) {
+        int32_t r = sc->rowmap[sent[i]];
+        if (r == 0) {
+            int32_t d = sc->cidx[sent[i]];
+            Py_ssize_t k;
+            r = sc->rowmap[sent[i]] = (int32_t)++rows;
+            if (words == 1)
+                sc->masks[r - 1] = 0;
+            else
+                memset(sc->masks + (r - 1) * words, 0, (size_t)words * sizeof(uint64_t));
+            if (d) { /* the word's candidate positions (sorted) into the bitmap */
+                Py_ssize_t k0 = sc->dstart[d - 1], k1 = sc->dstart[d];
+                if (wlo < 0 || sc->pos[k0] / 64 < wlo)
+                    wlo = sc->pos[k0] / 64;
+                if (sc->pos[k1 - 1] / 64 > whi)
+                    whi = sc->pos[k1 - 1] / 64;
+                for (k = k0; k < k1; k++)
+                    sc->pbits[sc->pos[k] / 64] |= UINT64_C(1) << (sc->pos[k] % 64);
+            }
+        }
+        sc->masks[(r - 1) * words + i / 64] |= UINT64_C(1) << (i % 64);
+    }
+    if (words == 1) {
+        rc = union_one_word(sc, ci, c, wlo, whi, m, un);
+    }
+    else {
+        /* the matched candidate positions, in order */
+        for (w = wlo; w >= 0 && w <= whi; w++) {
+            uint64_t x = sc->pbits[w];
+            sc->pbits[w] = 0;
+            while (x) {
+                sc->ilist[nP++] = w * 64 + LOWBIT64(x);
+                x &= x - 1;
+            }
+        }
+        for (i = 0; i < nP && rc == A_OK;) {
+            Py_ssize_t q = sc->sent_of[sc->ilist[i]], j = i;
+            while (j < nP && sc->sent_of[sc->ilist[j]] == q)
+                j++;
+            rc = union_sentence(sc, ci, c, q, sc->ilist + i, j - i, m, un);
+            i = j;
+        }
+    }
+    for (i = 0; i < m; i++)
+        sc->rowmap[sent[i]] = 0;
+    return rc;
+}
+
 /* ROUGE-1.5.5's summary-level union-LCS hit (both texts non-empty). */
 static int
 lcs_hit(Scratch *sc, const Text *c, const Text *r, double *hit)
 {
     Py_ssize_t k, i, h = 0, rs0 = 0;
-    uint64_t *un;
-    Py_ssize_t uncap_words;
-    if (c->nsent == 1 && r->nsent == 1)
-        return lcs_len_ids(sc, r->tok, r->ntok, r->maxid, c->tok, c->ntok, c->maxid, hit);
-    if (count_pair(sc, c, r) < 0)
-        return -1;
-    uncap_words = (r->ntok + 63) / 64 + 1;
-    un = (uint64_t *)PyMem_Malloc((size_t)uncap_words * sizeof(uint64_t));
-    if (un == NULL) {
-        PyErr_NoMemory();
-        goto fail;
-    }
-    for (k = 0; k < r->nsent; k++) {
-        Py_ssize_t re = r->send[k], m = re - rs0, words = (m + 63) / 64, cs0 = 0, q;
-        const uint64_t *sent = r->tok + rs0;
-        memset(un, 0, (size_t)words * sizeof(uint64_t));
-        for (q = 0; q < c->nsent; q++) {
-            Py_ssize_t ce = c->send[q];
-            if (union_marks(sc, sent, m, c->tok + cs0, ce - cs0, un) < 0) {
-                PyMem_Free(un);
-                goto fail;
-            }
-            cs0 = ce;
+    const tok_t *rtok = STOK(r);
+    CandIndex ci;
+    int rc;
+    *hit = 0.0;
+    if (r->alias && c->alias && c->nsent == 1 && r->nsent == 1)
+        return lcs_len_ids(sc, r->tok, r->ntok, c->tok, c->ntok, PAIR_MAXID(c, r), hit);
+    if ((rc = scratch_counts(sc, PAIR_MAXID(c, r))) != A_OK)
+        return rc;
+    if ((rc = cand_index(sc, c, &ci)) != A_OK)
+        return rc;
+    count_pair(sc, c, r);
+    for (k = 0; k < r->nsent && rc == A_OK; k++) {
+        Py_ssize_t re = r->send[k], m = re - rs0;
+        const tok_t *sent = rtok + rs0;
+        if (!scratch_get((void **)&sc->un, &sc->uncap, m / 64 + 1, sizeof(uint64_t))) {
+            rc = A_NOMEM;
+            break;
         }
-        for (i = 0; i < m; i++) {
-            if ((un[i / 64] >> (i % 64)) & 1) {
-                uint64_t tok = sent[i];
+        if (ci.n && (rc = union_marks(sc, &ci, c, sent, m, sc->un)) != A_OK)
+            break;
+        for (i = 0; i < m && ci.n; i++) {
+            if ((sc->un[i / 64] >> (i % 64)) & 1) {
+                tok_t tok = sent[i];
                 if (sc->cnt_ref[tok] > 0 && sc->cnt_cand[tok] > 0) {
                     h++;
                     sc->cnt_ref[tok]--;
@@ -960,19 +913,16 @@ lcs_hit(Scratch *sc, const Text *c, const Text *r, double *hit)
         }
         rs0 = re;
     }
-    PyMem_Free(un);
     clear_pair_counts(sc, c, r);
+    cand_index_clear(sc, &ci);
     *hit = (double)h;
-    return 0;
-fail:
-    clear_pair_counts(sc, c, r);
-    return -1;
+    return rc;
 }
 
 /* The script's weighted-LCS table and traceback for one sentence pair
    (rouge2.kernels.python.wlcs_marks). */
 static int
-wlcs_marks(Scratch *sc, const uint64_t *model, Py_ssize_t m, const uint64_t *peer, Py_ssize_t n,
+wlcs_marks(Scratch *sc, const tok_t *model, Py_ssize_t m, const tok_t *peer, Py_ssize_t n,
            double w, unsigned char *hit_mask)
 {
     double *prev_c, *cur_c;
@@ -983,7 +933,7 @@ wlcs_marks(Scratch *sc, const uint64_t *model, Py_ssize_t m, const uint64_t *pee
     double *d = (double *)scratch_get((void **)&sc->dbl, &sc->dblcap, (Py_ssize_t)need_d, sizeof(double));
     back = (unsigned char *)scratch_get((void **)&sc->bytes, &sc->bytecap, m * (n + 1), 1);
     if (d == NULL || back == NULL)
-        return -1;
+        return A_NOMEM;
     prev_c = d;
     cur_c = d + (n + 1);
     prev_l = (Py_ssize_t *)(d + 2 * (n + 1));
@@ -993,7 +943,7 @@ wlcs_marks(Scratch *sc, const uint64_t *model, Py_ssize_t m, const uint64_t *pee
         prev_l[j] = 0;
     }
     for (i = 1; i <= m; i++) {
-        uint64_t tok = model[i - 1];
+        tok_t tok = model[i - 1];
         unsigned char *moves = back + (i - 1) * (n + 1);
         cur_c[0] = 0.0;
         cur_l[0] = 0;
@@ -1041,47 +991,41 @@ wlcs_marks(Scratch *sc, const uint64_t *model, Py_ssize_t m, const uint64_t *pee
             j--;
         }
     }
-    return 0;
+    return A_OK;
 }
 
+/* (weighted hit, sum of f(reference sentence length)) as the script counts
+   them: sentences aligned, hits clipped by the flat tokens' counts. */
 static int
 wlcs_raw(Scratch *sc, const Text *c, const Text *r, double w, double *hit_out, double *base_out)
 {
     Py_ssize_t k, rs0 = 0;
     double hit = 0.0, base = 0.0;
+    const tok_t *rtok = STOK(r), *ctok = STOK(c);
     unsigned char *mask;
-    mask = (unsigned char *)PyMem_Malloc((size_t)(r->ntok + 1));
-    if (mask == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    if (count_pair(sc, c, r) < 0) {
-        PyMem_Free(mask);
-        return -1;
-    }
-    for (k = 0; k < r->nsent; k++) {
+    int rc = scratch_counts(sc, PAIR_MAXID(c, r));
+    if (rc)
+        return rc;
+    mask = (unsigned char *)PyMem_RawMalloc((size_t)(NSTOK(r) + 1));
+    if (mask == NULL)
+        return A_NOMEM;
+    count_pair(sc, c, r);
+    for (k = 0; k < r->nsent && rc == A_OK; k++) {
         Py_ssize_t re = r->send[k], m = re - rs0, cs0 = 0, q, j, run = 0;
-        const uint64_t *sent = r->tok + rs0;
+        const tok_t *sent = rtok + rs0;
         base += pow((double)m, w);
         memset(mask, 0, (size_t)m);
-        for (q = 0; q < c->nsent; q++) {
+        for (q = 0; q < c->nsent && rc == A_OK; q++) {
             Py_ssize_t ce = c->send[q];
-            if (wlcs_marks(sc, sent, m, c->tok + cs0, ce - cs0, w, mask) < 0) {
-                PyMem_Free(mask);
-                goto fail;
-            }
+            rc = wlcs_marks(sc, sent, m, ctok + cs0, ce - cs0, w, mask);
             cs0 = ce;
         }
         for (j = 0; j < m; j++) {
             if (mask[j]) {
-                uint64_t tok = sent[j];
+                tok_t tok = sent[j];
                 if (sc->cnt_ref[tok] > 0 && sc->cnt_cand[tok] > 0) {
                     run++;
-                    if (j + 1 < m && !mask[j + 1]) {
-                        hit += pow((double)run, w);
-                        run = 0;
-                    }
-                    else if (j + 1 == m) {
+                    if (j + 1 == m || !mask[j + 1]) {
                         hit += pow((double)run, w);
                         run = 0;
                     }
@@ -1092,14 +1036,11 @@ wlcs_raw(Scratch *sc, const Text *c, const Text *r, double w, double *hit_out, d
         }
         rs0 = re;
     }
-    PyMem_Free(mask);
+    PyMem_RawFree(mask);
     clear_pair_counts(sc, c, r);
     *hit_out = hit;
     *base_out = base;
-    return 0;
-fail:
-    clear_pair_counts(sc, c, r);
-    return -1;
+    return rc;
 }
 
 /* Skip-bigram keys of a text: pairs (a << 32 | b), unigrams (1 << 63 | a). */
@@ -1136,18 +1077,56 @@ skip_total(Py_ssize_t n, Py_ssize_t max_skip, int unigrams)
 }
 
 static int
-skip_hits(Scratch *sc, const Text *c, const Text *r, Py_ssize_t max_skip, int unigrams,
-          Py_ssize_t ct, Py_ssize_t rt, double *hit)
+skip_stats(Scratch *sc, const Text *c, const Text *r, const MSpec *ms, double *d)
 {
-    uint64_t *ck, *rk;
-    Py_ssize_t nc, nr;
-    ck = (uint64_t *)scratch_get((void **)&sc->u64, &sc->u64cap, ct + rt + 2, sizeof(uint64_t));
-    if (ck == NULL)
-        return -1;
-    rk = ck + ct + 1;
-    nc = skip_keys(c, max_skip, unigrams, ck);
-    nr = skip_keys(r, max_skip, unigrams, rk);
-    return key_hits(sc, ck, nc, rk, nr, hit);
+    Py_ssize_t ct = skip_total(c->ntok, ms->n, ms->unigrams);
+    Py_ssize_t rt = skip_total(r->ntok, ms->n, ms->unigrams);
+    int rc = A_OK;
+    d[0] = 0.0;
+    if (ct && rt) {
+        uint64_t *ck = (uint64_t *)scratch_get((void **)&sc->u64, &sc->u64cap, ct + rt + 2,
+                                               sizeof(uint64_t));
+        if (ck == NULL)
+            return A_NOMEM;
+        skip_keys(c, ms->n, ms->unigrams, ck);
+        skip_keys(r, ms->n, ms->unigrams, ck + ct + 1);
+        rc = key_hits(sc, ck, ct, ck + ct + 1, rt, &d[0]);
+    }
+    d[1] = d[3] = (double)rt;
+    d[2] = (double)ct;
+    return rc;
+}
+
+/* (hit, ref_total, cand_total, key_base) of one measure for one text pair. */
+static int
+measure_stats(Scratch *sc, const MSpec *ms, const Text *ct, const Text *rt, double *d)
+{
+    int rc = A_OK;
+    switch (ms->kind) {
+    case M_NGRAM:
+        return ngram_stats(sc, ct, rt, ms->n, d);
+    case M_LCS: /* R: the reference's sentence tokens, P: the candidate's flat tokens */
+        d[0] = 0.0;
+        d[1] = d[3] = (double)NSTOK(rt);
+        d[2] = (double)ct->ntok;
+        if (d[1] && d[2])
+            rc = lcs_hit(sc, ct, rt, &d[0]);
+        return rc;
+    case M_LCS_FLAT:
+        d[1] = d[3] = (double)rt->ntok;
+        d[2] = (double)ct->ntok;
+        return lcs_len_ids(sc, rt->tok, rt->ntok, ct->tok, ct->ntok, PAIR_MAXID(ct, rt), &d[0]);
+    case M_WLCS: {
+        double base = 0.0;
+        rc = wlcs_raw(sc, ct, rt, ms->weight, &d[0], &base);
+        d[1] = pow(base, ms->weight);
+        d[2] = pow((double)ct->ntok, ms->weight);
+        d[3] = base;
+        return rc;
+    }
+    default:
+        return skip_stats(sc, ct, rt, ms, d);
+    }
 }
 
 static int
@@ -1159,7 +1138,7 @@ mspecs_load(PyObject *measures, MSpec **out, Py_ssize_t *count)
     if (seq == NULL)
         return -1;
     n = PySequence_Fast_GET_SIZE(seq);
-    specs = (MSpec *)PyMem_Calloc((size_t)(n ? n : 1), sizeof(MSpec));
+    specs = (MSpec *)PyMem_RawCalloc((size_t)(n ? n : 1), sizeof(MSpec));
     if (specs == NULL) {
         Py_DECREF(seq);
         PyErr_NoMemory();
@@ -1187,414 +1166,307 @@ mspecs_load(PyObject *measures, MSpec **out, Py_ssize_t *count)
     return 0;
 fail:
     Py_DECREF(seq);
-    PyMem_Free(specs);
+    PyMem_RawFree(specs);
     return -1;
 }
 
+/* The counting loop, without the GIL. */
+static int
+score_loop(Packed *pk, const MSpec *specs, Py_ssize_t M, const int32_t *cands,
+           Py_ssize_t npairs, const int64_t *rstarts, const int32_t *refs, Py_ssize_t nrefs,
+           double *o)
+{
+    Text ct, rt;
+    Scratch sc;
+    Py_ssize_t p;
+    int rc = A_OK;
+    memset(&ct, 0, sizeof(ct));
+    memset(&rt, 0, sizeof(rt));
+    memset(&sc, 0, sizeof(sc));
+    rc = packed_bound(pk);
+    if (rc == A_OK)
+        rc = scratch_counts(&sc, pk->maxid);
+    for (p = 0; p < npairs && rc == A_OK; p++) {
+        Py_ssize_t e;
+        rc = text_load(pk, cands[p], &ct);
+        for (e = (Py_ssize_t)rstarts[p]; e < (Py_ssize_t)rstarts[p + 1] && rc == A_OK; e++) {
+            Py_ssize_t k;
+            if (e < 0 || e >= nrefs) {
+                rc = A_INDEX;
+                break;
+            }
+            rc = text_load(pk, refs[e], &rt);
+            for (k = 0; k < M && rc == A_OK; k++)
+                rc = measure_stats(&sc, &specs[k], &ct, &rt, o + (e * M + k) * 4);
+        }
+    }
+    text_free(&ct);
+    text_free(&rt);
+    scratch_free(&sc);
+    return rc;
+}
+
 PyDoc_STRVAR(score_pairs_doc,
-"score_pairs(ids, sent_starts, text_sents, remap, cands, ref_starts, refs, measures, /)\n"
-"-> bytes of float64 (hit, ref_total, cand_total, key_base) per reference\n"
-"entry and measure (see batch.h).");
+"score_pairs(packed, remap, cands, ref_starts, refs, measures, /) -> bytes\n\n"
+"float64 (hit, ref_total, cand_total, key_base) per reference entry and\n"
+"measure (see batch.h).");
 
 static PyObject *
 score_pairs(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    Py_buffer bufs[7];
+    Py_buffer bufs[7]; /* ids, bounds, spans, remap, cands, ref_starts, refs */
     int have[7] = {0};
+    PyObject *srcs[7];
     Packed pk;
     MSpec *specs = NULL;
-    Py_ssize_t M = 0, npairs, nentries, p, i;
+    Py_ssize_t M = 0, npairs, nentries, i;
     PyObject *out = NULL;
-    double *o;
-    Text ct = {0}, rt = {0};
-    Scratch sc = {0};
-    const int32_t *cands, *refs;
-    const int64_t *rstarts;
+    int rc;
 
-    if (nargs != 8) {
-        PyErr_Format(PyExc_TypeError, "score_pairs expected 8 arguments, got %zd", nargs);
+    if (nargs != 6) {
+        PyErr_Format(PyExc_TypeError, "score_pairs expected 6 arguments, got %zd", nargs);
         return NULL;
     }
+    if (!PyTuple_Check(args[0]) || PyTuple_GET_SIZE(args[0]) != 3) {
+        PyErr_SetString(PyExc_TypeError, "packed must be (ids, bounds, spans)");
+        return NULL;
+    }
+    for (i = 0; i < 3; i++)
+        srcs[i] = PyTuple_GET_ITEM(args[0], i);
+    for (i = 3; i < 7; i++)
+        srcs[i] = args[i - 2];
     for (i = 0; i < 7; i++) {
-        PyObject *a = args[i];
-        if (i == 3 && a == Py_None)
+        if (i == 3 && srcs[i] == Py_None)
             continue;
-        if (PyObject_GetBuffer(a, &bufs[i], PyBUF_SIMPLE) < 0)
+        if (PyObject_GetBuffer(srcs[i], &bufs[i], PyBUF_SIMPLE) < 0)
             goto done;
         have[i] = 1;
     }
-    if (mspecs_load(args[7], &specs, &M) < 0)
+    if (mspecs_load(args[5], &specs, &M) < 0)
         goto done;
     pk.ids = (const int32_t *)bufs[0].buf;
-    pk.sstart = (const int64_t *)bufs[1].buf;
-    pk.nsent_all = bufs[1].len / 8 - 1;
-    pk.tsent = (const int64_t *)bufs[2].buf;
-    pk.ntexts = bufs[2].len / 8 - 1;
+    pk.nids = bufs[0].len / 4;
+    pk.bounds = (const int64_t *)bufs[1].buf;
+    pk.nsent = bufs[1].len / 16;
+    pk.spans = (const int64_t *)bufs[2].buf;
+    pk.ntexts = bufs[2].len / 32;
     pk.remap = have[3] ? (const int32_t *)bufs[3].buf : NULL;
     pk.nremap = have[3] ? bufs[3].len / 4 : 0;
-    cands = (const int32_t *)bufs[4].buf;
     npairs = bufs[4].len / 4;
-    rstarts = (const int64_t *)bufs[5].buf;
-    refs = (const int32_t *)bufs[6].buf;
-    if (bufs[5].len / 8 != npairs + 1 || (npairs >= 0 && rstarts[npairs] * 4 != bufs[6].len)) {
+    if (bufs[5].len / 8 != npairs + 1 ||
+        ((const int64_t *)bufs[5].buf)[npairs] * 4 != bufs[6].len) {
         PyErr_SetString(PyExc_ValueError, "ref_starts does not fit cands and refs");
         goto done;
     }
-    nentries = (Py_ssize_t)rstarts[npairs];
+    nentries = (Py_ssize_t)((const int64_t *)bufs[5].buf)[npairs];
     out = PyBytes_FromStringAndSize(NULL, nentries * M * 4 * (Py_ssize_t)sizeof(double));
     if (out == NULL)
         goto done;
-    o = (double *)PyBytes_AS_STRING(out);
-    for (p = 0; p < npairs; p++) {
-        Py_ssize_t e;
-        if (text_load(&pk, cands[p], &ct) < 0)
-            goto fail;
-        for (e = (Py_ssize_t)rstarts[p]; e < (Py_ssize_t)rstarts[p + 1]; e++) {
-            Py_ssize_t k;
-            if (text_load(&pk, refs[e], &rt) < 0)
-                goto fail;
-            for (k = 0; k < M; k++) {
-                const MSpec *ms = &specs[k];
-                double *d = o + (e * M + k) * 4;
-                double hit = 0.0, rtot = 0.0, ctot = 0.0, key = 0.0;
-                switch (ms->kind) {
-                case M_NGRAM: {
-                    Py_ssize_t c_total = ct.ntok - ms->n + 1, r_total = rt.ntok - ms->n + 1;
-                    if (c_total > 0 && r_total > 0 && ms->n == 1) {
-                        if (unigram_hits(&sc, &ct, &rt, &hit) < 0)
-                            goto fail;
-                    }
-                    else if (c_total > 0 && r_total > 0 && ms->n == 2) {
-                        if (bigram_hits(&sc, &ct, &rt, &hit) < 0)
-                            goto fail;
-                    }
-                    else if (c_total > 0 && r_total > 0) {
-                        IdArray ca, ra;
-                        int nomem = 0;
-                        ca.data = ct.tok;
-                        ca.len = ct.ntok;
-                        ra.data = rt.tok;
-                        ra.len = rt.ntok;
-                        hit = (double)count_hits(&ca, &ra, ms->n, &nomem);
-                        if (nomem) {
-                            PyErr_NoMemory();
-                            goto fail;
-                        }
-                    }
-                    rtot = (double)(r_total > 0 ? r_total : 0);
-                    ctot = (double)(c_total > 0 ? c_total : 0);
-                    key = rtot;
-                    break;
-                }
-                case M_LCS:
-                    rtot = (double)rt.ntok;
-                    ctot = (double)ct.ntok;
-                    if (rt.ntok && ct.ntok && lcs_hit(&sc, &ct, &rt, &hit) < 0)
-                        goto fail;
-                    key = rtot;
-                    break;
-                case M_LCS_FLAT:
-                    rtot = (double)rt.ntok;
-                    ctot = (double)ct.ntok;
-                    if (rt.ntok && ct.ntok &&
-                        lcs_len_ids(&sc, rt.tok, rt.ntok, rt.maxid, ct.tok, ct.ntok, ct.maxid, &hit) < 0)
-                        goto fail;
-                    key = rtot;
-                    break;
-                case M_WLCS: {
-                    double base = 0.0;
-                    if (wlcs_raw(&sc, &ct, &rt, ms->weight, &hit, &base) < 0)
-                        goto fail;
-                    rtot = pow(base, ms->weight);
-                    ctot = pow((double)ct.ntok, ms->weight);
-                    key = base;
-                    break;
-                }
-                case M_SKIP: {
-                    Py_ssize_t c_total = skip_total(ct.ntok, ms->n, ms->unigrams);
-                    Py_ssize_t r_total = skip_total(rt.ntok, ms->n, ms->unigrams);
-                    if (c_total && r_total &&
-                        skip_hits(&sc, &ct, &rt, ms->n, ms->unigrams, c_total, r_total, &hit) < 0)
-                        goto fail;
-                    rtot = (double)r_total;
-                    ctot = (double)c_total;
-                    key = rtot;
-                    break;
-                }
-                }
-                d[0] = hit;
-                d[1] = rtot;
-                d[2] = ctot;
-                d[3] = key;
-            }
-        }
+    {
+        double *o = (double *)PyBytes_AS_STRING(out);
+        Py_BEGIN_ALLOW_THREADS
+        rc = score_loop(&pk, specs, M, (const int32_t *)bufs[4].buf, npairs,
+                        (const int64_t *)bufs[5].buf, (const int32_t *)bufs[6].buf, nentries, o);
+        Py_END_ALLOW_THREADS
     }
-    goto done;
-fail:
-    Py_CLEAR(out);
+    if (rc != A_OK) {
+        Py_CLEAR(out);
+        raise_code(rc);
+    }
 done:
     for (i = 0; i < 7; i++)
         if (have[i])
             PyBuffer_Release(&bufs[i]);
-    PyMem_Free(specs);
-    text_free(&ct);
-    text_free(&rt);
-    PyMem_Free(sc.cnt_ref);
-    PyMem_Free(sc.cnt_cand);
-    PyMem_Free(sc.u64);
-    PyMem_Free(sc.dbl);
-    PyMem_Free(sc.bytes);
-    PyMem_Free(sc.slots);
-    PyMem_Free(sc.cslots);
+    PyMem_RawFree(specs);
     return out;
 }
 
 /* ------------------------------------------------------------------ */
-/* finish_many: P, R, F per pair and measure, combined over references. */
+/* The same counting for one pair given as Python id lists (the per-    */
+/* pair path and the rouge-score drop-in):                              */
+/*   union_lcs_hit(cand, cand_sents, ref, ref_sents) -> int             */
+/*   wlcs_raw(cand, cand_sents, ref, ref_sents, weight) -> (hit, base)  */
+/* cand / ref: flat token ids (ints below 2**64), the *_sents: lists of */
+/* the sentences' ids; rouge2.kernels.python has the definitions.  Ids  */
+/* are first renumbered densely (the counting arrays are id-indexed).   */
+
+typedef struct {
+    KeySlot *slots;
+    Py_ssize_t size, count;
+} DenseMap;
 
 static int
-round5(double x, double *out)
+dense_id(DenseMap *dm, uint64_t key, tok_t *out)
 {
-    char *s = PyOS_double_to_string(x, 'f', 5, 0, NULL);
-    if (s == NULL)
+    Py_ssize_t s;
+    if (2 * (dm->count + 1) > dm->size) {
+        Py_ssize_t size = dm->size ? dm->size * 2 : 256, i;
+        KeySlot *fresh = (KeySlot *)PyMem_RawMalloc((size_t)size * sizeof(KeySlot));
+        if (fresh == NULL)
+            return A_NOMEM;
+        for (i = 0; i < size; i++)
+            fresh[i].index = -1;
+        for (i = 0; i < dm->size; i++) {
+            if (dm->slots[i].index >= 0) {
+                Py_ssize_t t = (Py_ssize_t)(mix64(dm->slots[i].key) & (uint64_t)(size - 1));
+                while (fresh[t].index >= 0)
+                    t = (t + 1) & (size - 1);
+                fresh[t] = dm->slots[i];
+            }
+        }
+        PyMem_RawFree(dm->slots);
+        dm->slots = fresh;
+        dm->size = size;
+    }
+    s = (Py_ssize_t)(mix64(key) & (uint64_t)(dm->size - 1));
+    while (dm->slots[s].index >= 0 && dm->slots[s].key != key)
+        s = (s + 1) & (dm->size - 1);
+    if (dm->slots[s].index < 0) {
+        dm->slots[s].key = key;
+        dm->slots[s].index = dm->count++;
+    }
+    *out = (tok_t)dm->slots[s].index;
+    return A_OK;
+}
+
+/* Append the ids of a Python sequence, renumbered; -1 with an exception. */
+static int
+pyids_append(PyObject *obj, DenseMap *dm, tok_t **buf, Py_ssize_t *n, Py_ssize_t *cap, tok_t *maxid)
+{
+    PyObject *seq = PySequence_Fast(obj, "token ids must be a sequence of ints");
+    Py_ssize_t i, len;
+    if (seq == NULL)
         return -1;
-    *out = PyOS_string_to_double(s, NULL, NULL);
-    PyMem_Free(s);
-    if (*out == -1.0 && PyErr_Occurred())
+    len = PySequence_Fast_GET_SIZE(seq);
+    if (raw_reserve((void **)buf, cap, *n + len, sizeof(tok_t), 64) < 0) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
         return -1;
+    }
+    for (i = 0; i < len; i++) {
+        PyObject *item = PySequence_Fast_ITEMS(seq)[i];
+        unsigned long long v;
+        tok_t d;
+        if (!PyLong_Check(item)) {
+            PyErr_Format(PyExc_TypeError, "token ids must be ints, not %.100s", Py_TYPE(item)->tp_name);
+            break;
+        }
+        v = PyLong_AsUnsignedLongLong(item);
+        if (v == (unsigned long long)-1 && PyErr_Occurred())
+            break;
+        if (dense_id(dm, (uint64_t)v, &d) != A_OK) {
+            PyErr_NoMemory();
+            break;
+        }
+        if (d > *maxid)
+            *maxid = d;
+        (*buf)[(*n)++] = d;
+    }
+    Py_DECREF(seq);
+    return i == len ? 0 : -1;
+}
+
+/* A Text from flat ids and a sequence of sentences (empty ones left out);
+   aliased when the sentences are the flat tokens. */
+static int
+pytext_load(PyObject *flat, PyObject *sents, DenseMap *dm, Text *t)
+{
+    PyObject *seq;
+    Py_ssize_t k;
+    if (pyids_append(flat, dm, &t->own, &t->ntok, &t->cap, &t->maxid) < 0)
+        return -1;
+    t->tok = t->own;
+    seq = PySequence_Fast(sents, "sentences must be a sequence of id sequences");
+    if (seq == NULL)
+        return -1;
+    for (k = 0; k < PySequence_Fast_GET_SIZE(seq); k++) {
+        Py_ssize_t before = t->nstok;
+        if (pyids_append(PySequence_Fast_ITEMS(seq)[k], dm, &t->sown, &t->nstok, &t->scap, &t->maxid) < 0 ||
+            (t->nstok > before && push_send(t, t->nstok) != A_OK)) {
+            Py_DECREF(seq);
+            if (!PyErr_Occurred())
+                PyErr_NoMemory();
+            return -1;
+        }
+    }
+    Py_DECREF(seq);
+    t->stok = t->sown;
+    t->alias = t->nstok == t->ntok &&
+               (t->ntok == 0 || memcmp(t->stok, t->tok, (size_t)t->ntok * sizeof(tok_t)) == 0);
     return 0;
 }
 
-static double
-fmeasure(double p, double r, double alpha)
-{
-    double denom = (1.0 - alpha) * p + alpha * r;
-    if (denom > 0)
-        return p * r / denom;
-    return 0.0;
-}
-
-/* P and R of statistics: plain ratios (w == 0) or ROUGE-W's f^-1 of them. */
-static void
-prf_ratios(double hit, double rt, double ctot, double w, double *prec, double *rec)
-{
-    if (w == 0.0) {
-        *rec = rt ? hit / rt : 0.0;
-        *prec = ctot ? hit / ctot : 0.0;
-    }
-    else {
-        *rec = rt ? pow(hit / rt, 1.0 / w) : 0.0;
-        *prec = ctot ? pow(hit / ctot, 1.0 / w) : 0.0;
-    }
-}
-#define prec_rec prf_ratios
-
-/* The -f B ranking key of an entry (hit, ref_total, cand_total, key_base):
-   kind 0 recall, 1 recall rounded as %.5f, 2 ROUGE-W's f^-1(hit / key_base). */
 static int
-best_key(const double *x, int kind, double w, double *key)
+pair_load(PyObject *const *args, Text *c, Text *r)
 {
-    if (kind == 2) {
-        *key = x[3] ? pow(x[0] / x[3], 1.0 / w) : 0.0;
-        return 0;
-    }
-    if (!x[1]) {
-        *key = 0.0;
-        return 0;
-    }
-    *key = x[0] / x[1];
-    return kind == 1 ? round5(*key, key) : 0;
+    DenseMap dm = {NULL, 0, 0};
+    int rc = pytext_load(args[0], args[1], &dm, c);
+    if (rc == 0)
+        rc = pytext_load(args[2], args[3], &dm, r);
+    PyMem_RawFree(dm.slots);
+    return rc;
 }
 
-PyDoc_STRVAR(finish_many_doc,
-"finish_many(stats, ref_starts, weights, key_kinds, mode, alpha, rounding155,\n"
-"            names, score_type, /) -> list[dict[str, Score]]\n\n"
-"Per pair, each measure's Score over its references as\n"
-"rouge2.stats.combine.combine_many defines it: mode 0 pooled, 1 best,\n"
-"2 max-f.  weights[k] is 0.0 for plain ratios, ROUGE-W's weight\n"
-"otherwise; key_kinds[k] says how best ranks references (see best_key).");
+PyDoc_STRVAR(union_lcs_hit_doc,
+"union_lcs_hit(cand, cand_sents, ref, ref_sents, /) -> int\n\n"
+"ROUGE-1.5.5's summary-level union-LCS hit of one pair (see batch.h;\n"
+"rouge2.kernels.python.union_lcs_hit is the definition).");
 
 static PyObject *
-finish_many(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+union_lcs_hit(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    Py_buffer sb, rb;
-    PyObject *wseq = NULL, *kseq = NULL, *names, *out = NULL, *result = NULL;
-    PyTypeObject *stype;
-    double alpha, *ws = NULL;
-    int r155, mode, *kinds = NULL;
-    Py_ssize_t M, npairs, p, k;
-    const double *st;
-    const int64_t *rs;
+    Text c, r;
+    Scratch sc;
+    double hit = 0.0;
+    int rc = A_OK;
+    PyObject *out = NULL;
+    if (nargs != 4) {
+        PyErr_Format(PyExc_TypeError, "union_lcs_hit expected 4 arguments, got %zd", nargs);
+        return NULL;
+    }
+    memset(&c, 0, sizeof(c));
+    memset(&r, 0, sizeof(r));
+    memset(&sc, 0, sizeof(sc));
+    if (pair_load(args, &c, &r) == 0) {
+        if (c.ntok && r.ntok)
+            rc = lcs_hit(&sc, &c, &r, &hit);
+        out = rc == A_OK ? PyLong_FromDouble(hit) : raise_code(rc);
+    }
+    text_free(&c);
+    text_free(&r);
+    scratch_free(&sc);
+    return out;
+}
 
-    if (nargs != 9) {
-        PyErr_Format(PyExc_TypeError, "finish_many expected 9 arguments, got %zd", nargs);
+PyDoc_STRVAR(wlcs_raw_doc,
+"wlcs_raw(cand, cand_sents, ref, ref_sents, weight, /) -> (float, float)\n\n"
+"ROUGE-W's (weighted hit, sum of f(reference sentence length)) of one pair\n"
+"(rouge2.kernels.python.wlcs_raw is the definition).");
+
+static PyObject *
+wlcs_raw_py(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    Text c, r;
+    Scratch sc;
+    double hit = 0.0, base = 0.0, w;
+    int rc;
+    PyObject *out = NULL;
+    if (nargs != 5) {
+        PyErr_Format(PyExc_TypeError, "wlcs_raw expected 5 arguments, got %zd", nargs);
         return NULL;
     }
-    if (PyObject_GetBuffer(args[0], &sb, PyBUF_SIMPLE) < 0)
+    w = PyFloat_AsDouble(args[4]);
+    if (w == -1.0 && PyErr_Occurred())
         return NULL;
-    if (PyObject_GetBuffer(args[1], &rb, PyBUF_SIMPLE) < 0) {
-        PyBuffer_Release(&sb);
-        return NULL;
+    memset(&c, 0, sizeof(c));
+    memset(&r, 0, sizeof(r));
+    memset(&sc, 0, sizeof(sc));
+    if (pair_load(args, &c, &r) == 0) {
+        rc = wlcs_raw(&sc, &c, &r, w, &hit, &base);
+        out = rc == A_OK ? Py_BuildValue("(dd)", hit, base) : raise_code(rc);
     }
-    mode = (int)PyLong_AsLong(args[4]);
-    alpha = PyFloat_AsDouble(args[5]);
-    r155 = PyObject_IsTrue(args[6]);
-    names = args[7];
-    if ((alpha == -1.0 && PyErr_Occurred()) || r155 < 0 || (mode == -1 && PyErr_Occurred()))
-        goto done;
-    if (mode < 0 || mode > 2) {
-        PyErr_SetString(PyExc_ValueError, "mode must be 0 (pooled), 1 (best) or 2 (max-f)");
-        goto done;
-    }
-    if (!PyTuple_Check(names) || !PyType_Check(args[8])) {
-        PyErr_SetString(PyExc_TypeError, "names must be a tuple and score_type a type");
-        goto done;
-    }
-    stype = (PyTypeObject *)args[8];
-    kseq = PySequence_Fast(args[3], "key_kinds must be a sequence");
-    if (kseq == NULL)
-        goto done;
-    wseq = PySequence_Fast(args[2], "weights must be a sequence");
-    if (wseq == NULL)
-        goto done;
-    M = PySequence_Fast_GET_SIZE(wseq);
-    if (M != PyTuple_GET_SIZE(names)) {
-        PyErr_SetString(PyExc_ValueError, "one name per measure");
-        goto done;
-    }
-    if (PySequence_Fast_GET_SIZE(kseq) != M) {
-        PyErr_SetString(PyExc_ValueError, "one key kind per measure");
-        goto done;
-    }
-    ws = (double *)PyMem_Malloc((size_t)(M ? M : 1) * sizeof(double));
-    kinds = (int *)PyMem_Malloc((size_t)(M ? M : 1) * sizeof(int));
-    if (ws == NULL || kinds == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    for (k = 0; k < M; k++) {
-        ws[k] = PyFloat_AsDouble(PySequence_Fast_ITEMS(wseq)[k]);
-        if (ws[k] == -1.0 && PyErr_Occurred())
-            goto done;
-        kinds[k] = (int)PyLong_AsLong(PySequence_Fast_ITEMS(kseq)[k]);
-        if (kinds[k] == -1 && PyErr_Occurred())
-            goto done;
-    }
-    st = (const double *)sb.buf;
-    rs = (const int64_t *)rb.buf;
-    npairs = rb.len / 8 - 1;
-    if (npairs < 0 || rs[npairs] * M * 4 * 8 != sb.len) {
-        PyErr_SetString(PyExc_ValueError, "stats do not fit ref_starts");
-        goto done;
-    }
-    out = PyList_New(npairs);
-    if (out == NULL)
-        goto done;
-    for (p = 0; p < npairs; p++) {
-        PyObject *d = PyDict_New();
-        Py_ssize_t e0 = (Py_ssize_t)rs[p], e1 = (Py_ssize_t)rs[p + 1];
-        if (d == NULL)
-            goto done;
-        PyList_SET_ITEM(out, p, d);
-        for (k = 0; k < M; k++) {
-            double hit, rt, ctot, prec, rec, f;
-            PyObject *score, *v;
-            Py_ssize_t e;
-            const double *x = st + (e0 * M + k) * 4;
-            if (mode == 0 || e1 - e0 == 1) { /* pooled, or one reference */
-                hit = x[0];
-                rt = x[1];
-                ctot = x[2];
-                for (e = e0 + 1; e < e1; e++) {
-                    x = st + (e * M + k) * 4;
-                    hit += x[0];
-                    rt += x[1];
-                    ctot += x[2];
-                }
-                prec_rec(hit, rt, ctot, ws[k], &prec, &rec);
-            }
-            else if (mode == 1) { /* best: the first reference with the highest key */
-                double best = -1.0;
-                Py_ssize_t pick = e0;
-                for (e = e0; e < e1; e++) {
-                    double key;
-                    x = st + (e * M + k) * 4;
-                    if (best_key(x, kinds[k], ws[k], &key) < 0)
-                        goto done;
-                    if (key > best) {
-                        best = key;
-                        pick = e;
-                    }
-                }
-                x = st + (pick * M + k) * 4;
-                prec_rec(x[0], x[1], x[2], ws[k], &prec, &rec);
-            }
-            else { /* max-f: the first reference with the highest F */
-                double best_f;
-                prec_rec(x[0], x[1], x[2], ws[k], &prec, &rec);
-                best_f = fmeasure(prec, rec, alpha);
-                for (e = e0 + 1; e < e1; e++) {
-                    double pe, re, fe;
-                    x = st + (e * M + k) * 4;
-                    prec_rec(x[0], x[1], x[2], ws[k], &pe, &re);
-                    fe = fmeasure(pe, re, alpha);
-                    if (fe > best_f) {
-                        best_f = fe;
-                        prec = pe;
-                        rec = re;
-                    }
-                }
-            }
-            if (r155) {
-                if (round5(prec, &prec) < 0 || round5(rec, &rec) < 0)
-                    goto done;
-                if (round5(fmeasure(prec, rec, alpha), &f) < 0)
-                    goto done;
-            }
-            else {
-                f = fmeasure(prec, rec, alpha);
-            }
-            score = stype->tp_alloc(stype, 3);
-            if (score == NULL)
-                goto done;
-            v = PyFloat_FromDouble(prec);
-            if (v == NULL) {
-                Py_DECREF(score);
-                goto done;
-            }
-            PyTuple_SET_ITEM(score, 0, v);
-            v = PyFloat_FromDouble(rec);
-            if (v == NULL) {
-                Py_DECREF(score);
-                goto done;
-            }
-            PyTuple_SET_ITEM(score, 1, v);
-            v = PyFloat_FromDouble(f);
-            if (v == NULL) {
-                Py_DECREF(score);
-                goto done;
-            }
-            PyTuple_SET_ITEM(score, 2, v);
-            /* Three floats: never part of a cycle.  Untracked, it keeps its
-               dict untracked too, so the garbage collector skips both. */
-            if (PyObject_GC_IsTracked(score))
-                PyObject_GC_UnTrack(score);
-            if (PyDict_SetItem(d, PyTuple_GET_ITEM(names, k), score) < 0) {
-                Py_DECREF(score);
-                goto done;
-            }
-            Py_DECREF(score);
-        }
-    }
-    result = out;
-    out = NULL;
-done:
-    Py_XDECREF(out);
-    Py_XDECREF(wseq);
-    Py_XDECREF(kseq);
-    PyMem_Free(ws);
-    PyMem_Free(kinds);
-    PyBuffer_Release(&sb);
-    PyBuffer_Release(&rb);
-    return result;
+    text_free(&c);
+    text_free(&r);
+    scratch_free(&sc);
+    return out;
 }

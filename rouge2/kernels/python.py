@@ -7,6 +7,8 @@ at import.  Token ids are non-negative ints below 2**64.
 
 from __future__ import annotations
 
+import random
+import sys
 from array import array
 from collections import Counter
 
@@ -84,7 +86,7 @@ def lcs_marks(masks: dict, m: int, peer) -> int:
     full = (1 << m) - 1
     v = full
     get = masks.get
-    columns = []
+    columns: list[int] = []
     append = columns.append
     for tok in peer:
         u = v & get(tok, 0)
@@ -122,7 +124,8 @@ def token_ids(tokens, vocab: dict) -> list[int]:
                 if i is None:
                     i = vocab[tok] = len(vocab)
                 ids[pos] = i
-    return ids
+    return ids  # type: ignore[return-value]  # every None was replaced
+
 
 def _byte_table() -> bytes:
     """Byte map: A-Z to a-z, a-z and 0-9 kept, every other byte a space."""
@@ -229,7 +232,7 @@ def indexed_sums(values, table, n: int) -> list[float]:
     those indices, added left to right from 0.0."""
     vals = [float(v) for v in values]
     idx = memoryview(table).cast("B").cast("i")
-    sums = []
+    sums: list[float] = []
     if n <= 0:
         return sums
     for start in range(0, len(idx) - len(idx) % n, n):
@@ -263,7 +266,7 @@ def signed_sums(diffs, words: bytes, n: int) -> list[float]:
     coins) the signed values added left to right from 0.0."""
     d = [float(x) for x in diffs]
     ws = memoryview(words).cast("I") if _LITTLE else _le_words(words)
-    sums = []
+    sums: list[float] = []
     if n <= 0:
         return sums
     coins = len(ws) // 2
@@ -276,9 +279,7 @@ def signed_sums(diffs, words: bytes, n: int) -> list[float]:
     return sums
 
 
-import sys as _sys  # noqa: E402
-
-_LITTLE = _sys.byteorder == "little"
+_LITTLE = sys.byteorder == "little"
 
 
 def _le_words(words: bytes) -> list[int]:
@@ -339,119 +340,74 @@ def wlcs_marks(model, peer, weight: float, hit_mask: list, same=None) -> None:
             j -= 1
 
 
-# -- the batch path (issue 12): packed ids, every pair scored in one call ------
-#
-# The definitions of rouge2/kernels/batch.h.  A text is analysed once into raw
-# word ids (a process-wide vocabulary of ROUGE-1.5.5 tokens); ``ids`` holds the
-# ids of every non-empty sentence, ``sent_starts`` where each starts (plus the
-# end), ``text_sents`` each text's first sentence (plus the end).
 
-_RAW_IDS: dict[str, int] = {}
-_RAW_WORDS: list[str] = []
-
-#: measure kinds of :func:`score_pairs` specs ``(kind, n, unigrams, weight)``
-M_NGRAM, M_LCS, M_LCS_FLAT, M_WLCS, M_SKIP = range(5)
+# -- the Mersenne Twister draws from a state (rouge2.stats.resample) ---------
 
 
-def analyze_texts(texts, lines: bool):
-    """``(ids, sent_starts, text_sents, nwords, empty)`` of ``texts`` (see
-    above); ``empty`` lists the indices of the texts without a token.
-
-    With ``lines`` each line is a sentence; otherwise a text is one sentence.
-    Sentences without tokens are left out (they change no measure).
-    """
-    ids = array("i")
-    sent_starts = array("q")
-    text_sents = array("q")
-    empty = []
-    vocab = _RAW_IDS
-    words = _RAW_WORDS
-    for text in texts:
-        if not isinstance(text, str):
-            raise TypeError(f"texts must be str, not {type(text).__name__}")
-        text_sents.append(len(sent_starts))
-        before = len(ids)
-        for part in (text.split("\n") if lines else (text,)):
-            toks = rouge155_tokens(part)
-            if not toks:
-                continue
-            sent_starts.append(len(ids))
-            for t in toks:
-                i = vocab.get(t)
-                if i is None:
-                    i = vocab[t] = len(words)
-                    words.append(t)
-                ids.append(i)
-        if len(ids) == before:
-            empty.append(len(text_sents) - 1)
-    text_sents.append(len(sent_starts))
-    sent_starts.append(len(ids))
-    return ids, sent_starts, text_sents, len(words), empty
+def _rng_at(state) -> random.Random:
+    rng = random.Random()
+    rng.setstate((3, tuple(state), None))
+    return rng
 
 
-def analyze_pairs(pairs, start: int, stop: int, lines: bool):
-    """:func:`analyze_texts` of the distinct texts of ``pairs[start:stop]``
-    (``(candidate, references)`` pairs, references a str or a non-empty list
-    or tuple of str), plus each pair's candidate text index, reference
-    entry starts and reference text indices:
-    ``(ids, sent_starts, text_sents, nwords, empty_texts, cands, ref_starts, refs)``.
-    None when a text is not a str (the caller takes the per-pair path)."""
-    index: dict[str, int] = {}
-    add = index.setdefault
-    cands = array("i")
-    refs = array("i")
-    ref_starts = array("q", [0])
-    for pair in pairs[max(0, start):stop]:
-        if type(pair) not in (tuple, list) or len(pair) != 2:
-            return None
-        c, r = pair
-        if type(c) is not str:
-            return None
-        if type(r) is str:
-            r = (r,)
-        elif type(r) not in (list, tuple) or not r or any(type(x) is not str for x in r):
-            return None
-        cands.append(add(c, len(index)))
-        refs.extend([add(x, len(index)) for x in r])
-        ref_starts.append(len(refs))
-    texts = list(index)
-    ids, sent_starts, text_sents, nwords, empty = analyze_texts(texts, lines)
-    return (ids, sent_starts, text_sents, nwords, [texts[t] for t in empty], cands,
-            ref_starts, refs)
+def mt_words(state, m: int) -> tuple[bytes, tuple]:
+    """The next ``m`` 32-bit outputs of the Mersenne Twister in ``state``
+    (``random.Random.getstate()[1]``), little-endian, and the advanced state."""
+    rng = _rng_at(state)
+    words = rng.getrandbits(32 * m).to_bytes(4 * m, "little") if m > 0 else b""
+    return words, rng.getstate()[1]
 
 
-def raw_words(start: int) -> list[str]:
-    """The words of raw ids ``start``, ``start + 1``, ... (every id given so far)."""
-    return _RAW_WORDS[max(0, start):]
+def mt_bootstrap_sums(state, values, rows: int) -> tuple[list[float], tuple]:
+    """For each of ``rows`` resamples, ``len(values)`` draws of
+    ``randrange(len(values))`` from ``state`` and the sum of the values
+    there, left to right from 0.0; and the advanced state."""
+    rng = _rng_at(state)
+    n = len(values)
+    table = array("i")
+    while len(table) < rows * n:
+        need = rows * n - len(table)
+        table.frombytes(words_below(rng.getrandbits(32 * need).to_bytes(4 * need, "little"), n))
+    return indexed_sums(values, table.tobytes(), n), rng.getstate()[1]
 
 
-def _load_text(t, ids, sent_starts, text_sents, remap):
-    """(tokens, non-empty sentences) of text ``t`` in final ids."""
-    sents = []
-    for s in range(text_sents[t], text_sents[t + 1]):
-        sent = ids[sent_starts[s]:sent_starts[s + 1]].tolist()
-        if remap is not None:
-            sent = [remap[i] for i in sent]
-            sent = [i for i in sent if i >= 0]
-        if sent:
-            sents.append(sent)
-    tokens = [i for s in sents for i in s]
-    return tokens, sents
+def mt_signed_sums(state, diffs, rows: int) -> tuple[list[float], tuple]:
+    """For each of ``rows`` resamples, one coin per value (``random() < 0.5``
+    from ``state``) keeping or negating it, summed left to right from 0.0;
+    and the advanced state."""
+    rng = _rng_at(state)
+    m = 2 * rows * len(diffs)
+    words = rng.getrandbits(32 * m).to_bytes(4 * m, "little") if m else b""
+    return signed_sums(diffs, words, len(diffs)), rng.getstate()[1]
 
 
-def _union_lcs_hit(cand, cand_sents, ref, ref_sents) -> int:
-    """ROUGE-1.5.5's summary-level union-LCS hit (both texts non-empty)."""
-    if len(cand_sents) == 1 and len(ref_sents) == 1:
+# -- summary-level LCS and ROUGE-W of one pair, on ids -------------------------
+
+
+def union_lcs_hit(cand, cand_sents, ref, ref_sents) -> int:
+    """ROUGE-1.5.5's summary-level union-LCS hit: for each reference
+    sentence, the union of its positions on the script's LCS with each
+    candidate sentence, each position counted while the reference and the
+    candidate (``ref``, ``cand``: their flat tokens) both have an unused
+    copy of its word.  One sentence each, equal to the flat tokens: the
+    LCS length (the clipping cannot bind)."""
+    if not cand or not ref:
+        return 0
+    if len(cand_sents) == 1 and len(ref_sents) == 1 and list(cand_sents[0]) == list(cand) \
+            and list(ref_sents[0]) == list(ref):
         return lcs_length(ref, cand)
     ref_left = Counter(ref)
     cand_left = Counter(cand)
     hit = 0
     for sent in ref_sents:
         m = len(sent)
+        if not m:
+            continue
         masks = position_masks(sent)
         union = 0
         for peer in cand_sents:
-            union |= lcs_marks(masks, m, peer)
+            if peer:
+                union |= lcs_marks(masks, m, peer)
         while union:
             low = union & -union
             tok = sent[low.bit_length() - 1]
@@ -463,8 +419,10 @@ def _union_lcs_hit(cand, cand_sents, ref, ref_sents) -> int:
     return hit
 
 
-def _wlcs_raw(cand, cand_sents, ref, ref_sents, w: float):
-    """(weighted hit, Σ f(reference sentence length)) as the script counts them."""
+def wlcs_raw(cand, cand_sents, ref, ref_sents, w: float) -> tuple[float, float]:
+    """ROUGE-W as the script counts it: (weighted hit, Σ f(reference
+    sentence length)), sentences aligned with :func:`wlcs_marks`, runs of
+    counted tokens clipped by the flat tokens' counts."""
     ref_left = Counter(ref)
     cand_left = Counter(cand)
     hit = 0.0
@@ -472,9 +430,12 @@ def _wlcs_raw(cand, cand_sents, ref, ref_sents, w: float):
     for sent in ref_sents:
         m = len(sent)
         base += m ** w
+        if not m:
+            continue
         mask = [0] * m
         for peer in cand_sents:
-            wlcs_marks(sent, peer, w, mask)
+            if peer:
+                wlcs_marks(sent, peer, w, mask)
         run = 0
         for j in range(m):
             if mask[j]:
@@ -489,7 +450,150 @@ def _wlcs_raw(cand, cand_sents, ref, ref_sents, w: float):
     return hit, base
 
 
-def score_pairs(ids, sent_starts, text_sents, remap, cands, ref_starts, refs, measures):
+# -- the batch path (issues 12, 22): packed ids, every pair scored in one call -
+#
+# The definitions of rouge2/kernels/analyze.h and batch.h.  The distinct
+# texts of a chunk are analysed once into raw word ids (a process-wide
+# vocabulary): ``ids`` holds every text's tokens, ``bounds`` the (start,
+# end) of each sentence with a token, ``spans`` per text (first sentence,
+# end sentence, flat start, flat end).  The flat tokens feed n-grams,
+# skip-bigrams and the counts that clip ROUGE-L/W; the sentences feed the
+# LCS.  Without a byte limit the sentences cover the flat range
+# ("aliased"); under one they are stored after it.
+
+_RAW_IDS: dict[str, int] = {}
+_RAW_WORDS: list[str] = []
+
+#: measure kinds of :func:`score_pairs` specs ``(kind, n, unigrams, weight)``
+M_NGRAM, M_LCS, M_LCS_FLAT, M_WLCS, M_SKIP = range(5)
+
+
+def _intern(tokens) -> list[int]:
+    vocab = _RAW_IDS
+    words = _RAW_WORDS
+    out = []
+    for t in tokens:
+        i = vocab.get(t)
+        if i is None:
+            i = vocab[t] = len(words)
+            words.append(t)
+        out.append(i)
+    return out
+
+
+def _pair_texts(pair):
+    """(candidate, references) of a plain pair, or None (the caller falls back)."""
+    if type(pair) not in (tuple, list) or len(pair) != 2:
+        return None
+    c, r = pair
+    if type(c) is not str:
+        return None
+    if type(r) is str:
+        r = (r,)
+    elif type(r) not in (list, tuple) or not r or any(type(x) is not str for x in r):
+        return None
+    return c, r
+
+
+def _analyze_text(raw, text, ids, bounds) -> tuple[int, int]:
+    """Append ``text``'s tokens (``raw(text)``: flat tokens, sentences,
+    aliased) to ``ids`` and its sentences to ``bounds``; its flat range."""
+    flat, sentences, aliased = raw(text)
+    f0 = len(ids)
+    if not aliased:
+        ids.extend(_intern(flat))
+    f1 = len(ids)
+    for sent in sentences:
+        start = len(ids)
+        ids.extend(_intern(sent))
+        if len(ids) > start:
+            bounds.extend((start, len(ids)))
+    return (f0, len(ids)) if aliased else (f0, f1)
+
+
+def analyze_pairs(pairs, start: int, stop: int, spec):
+    """The distinct texts of ``pairs[start:stop]`` (``(candidate, references)``
+    pairs, references a str or a non-empty list or tuple of str) analysed
+    into raw ids, with each pair's candidate text, reference entry starts and
+    reference texts: ``((ids, bounds, spans), nwords, empty_texts, cands,
+    ref_starts, refs)``.  ``spec[6]`` is the analyzer's definition,
+    ``text -> (flat tokens, sentence tokens, aliased)``
+    (:meth:`rouge2.analysis.analyzer.Analyzer.raw_streams`).  None when a
+    pair or text is not of the plain kinds, or a text cannot be analysed
+    (the caller takes the per-pair path, which reports it)."""
+    raw = spec[6]
+    index: dict[str, int] = {}
+    add = index.setdefault
+    cands, refs, ref_starts = array("i"), array("i"), array("q", [0])
+    for pair in pairs[max(0, start):stop]:
+        texts = _pair_texts(pair)
+        if texts is None:
+            return None
+        c, r = texts
+        cands.append(add(c, len(index)))
+        refs.extend([add(x, len(index)) for x in r])
+        ref_starts.append(len(refs))
+    ids, bounds, spans = array("i"), array("q"), array("q")
+    empty = []
+    for text in index:
+        first = len(bounds) // 2
+        try:
+            f0, f1 = _analyze_text(raw, text, ids, bounds)
+        except UnicodeEncodeError:  # a lone surrogate under a byte limit
+            return None
+        spans.extend((first, len(bounds) // 2, f0, f1))
+        if f0 == f1:
+            empty.append(text)
+    return (ids, bounds, spans), len(_RAW_WORDS), empty, cands, ref_starts, refs
+
+
+def raw_words(start: int) -> list[str]:
+    """The words of raw ids ``start``, ``start + 1``, ... (every id given so far)."""
+    return _RAW_WORDS[max(0, start):]
+
+
+def _load_text(t, packed, remap):
+    """(flat tokens, non-empty sentences) of text ``t`` in final ids."""
+    ids, bounds, spans = packed
+    first, end, f0, f1 = spans[4 * t:4 * t + 4]
+
+    def final(a, b):
+        part = list(ids[a:b])
+        if remap is None:
+            return part
+        return [x for x in (remap[i] for i in part) if x >= 0]
+
+    sents = [s for s in (final(bounds[2 * k], bounds[2 * k + 1]) for k in range(first, end)) if s]
+    return final(f0, f1), sents
+
+
+def _measure_stats(spec, cand, cand_sents, ref, ref_sents) -> tuple:
+    kind, n, unigrams, weight = spec
+    if kind == M_NGRAM:
+        c_total = max(0, len(cand) - n + 1)
+        r_total = max(0, len(ref) - n + 1)
+        hit = ngram_hits(cand, ref, n) if c_total and r_total else 0
+        return hit, r_total, c_total, r_total
+    if kind == M_LCS:
+        base = sum(map(len, ref_sents))
+        hit = union_lcs_hit(cand, cand_sents, ref, ref_sents) if base and cand else 0
+        return hit, base, len(cand), base
+    if kind == M_LCS_FLAT:
+        hit = lcs_length(ref, cand) if cand and ref else 0
+        return hit, len(ref), len(cand), len(ref)
+    if kind == M_WLCS:
+        whit, wbase = wlcs_raw(cand, cand_sents, ref, ref_sents, weight)
+        return whit, wbase ** weight, len(cand) ** weight, wbase
+    if kind == M_SKIP:
+        skip = None if n < 0 else n
+        c_counts, c_total = skip_bigram_counts(cand, skip, bool(unigrams))
+        r_counts, r_total = skip_bigram_counts(ref, skip, bool(unigrams))
+        hit = clipped_hits(c_counts, r_counts) if c_total and r_total else 0
+        return hit, r_total, c_total, r_total
+    raise ValueError(f"bad measure spec {spec!r}")
+
+
+def score_pairs(packed, remap, cands, ref_starts, refs, measures):
     """Statistics of every pair and measure: ``array('d')`` of
     ``(hit, ref_total, cand_total, key_base)`` at ``[(e * M + k) * 4]`` for
     reference entry ``e`` (pair ``p``'s are ``ref_starts[p]`` to
@@ -500,30 +604,9 @@ def score_pairs(ids, sent_starts, text_sents, remap, cands, ref_starts, refs, me
     """
     out = array("d")
     for p in range(len(cands)):
-        cand, cand_sents = _load_text(cands[p], ids, sent_starts, text_sents, remap)
+        cand, cand_sents = _load_text(cands[p], packed, remap)
         for e in range(ref_starts[p], ref_starts[p + 1]):
-            ref, ref_sents = _load_text(refs[e], ids, sent_starts, text_sents, remap)
-            for kind, n, unigrams, weight in measures:
-                if kind == M_NGRAM:
-                    c_total = max(0, len(cand) - n + 1)
-                    r_total = max(0, len(ref) - n + 1)
-                    hit = ngram_hits(cand, ref, n) if c_total and r_total else 0
-                    out.extend((hit, r_total, c_total, r_total))
-                elif kind == M_LCS or kind == M_LCS_FLAT:
-                    hit = 0
-                    if cand and ref:
-                        hit = (_union_lcs_hit(cand, cand_sents, ref, ref_sents) if kind == M_LCS
-                               else lcs_length(ref, cand))
-                    out.extend((hit, len(ref), len(cand), len(ref)))
-                elif kind == M_WLCS:
-                    hit, base = _wlcs_raw(cand, cand_sents, ref, ref_sents, weight)
-                    out.extend((hit, base ** weight, len(cand) ** weight, base))
-                elif kind == M_SKIP:
-                    skip = None if n < 0 else n
-                    c_counts, c_total = skip_bigram_counts(cand, skip, bool(unigrams))
-                    r_counts, r_total = skip_bigram_counts(ref, skip, bool(unigrams))
-                    hit = clipped_hits(c_counts, r_counts) if c_total and r_total else 0
-                    out.extend((hit, r_total, c_total, r_total))
-                else:
-                    raise ValueError(f"bad measure spec {(kind, n, unigrams, weight)!r}")
+            ref, ref_sents = _load_text(refs[e], packed, remap)
+            for spec in measures:
+                out.extend(_measure_stats(spec, cand, cand_sents, ref, ref_sents))
     return out

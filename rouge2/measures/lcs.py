@@ -11,7 +11,9 @@ rouge2 computes the same LCS with a bit-parallel algorithm: one column of the
 dynamic-programming table is a single integer whose bits say where the LCS
 length grows, so a column costs a few integer operations instead of a loop.
 The script's traceback is then replayed on those columns in O(candidate
-length) steps.  A text given as one sentence gets sentence-level LCS.
+length) steps (:func:`rouge2.kernels.union_lcs_hit`; ROUGE-W's weighted
+table is :func:`rouge2.kernels.wlcs_raw`).  A text given as one sentence
+gets sentence-level LCS.
 """
 
 from __future__ import annotations
@@ -22,22 +24,9 @@ from collections import Counter
 
 from rouge2 import kernels as _kernels
 from rouge2.kernels import lcs_marks, position_masks
-from rouge2.kernels import mask_lcs_length as lcs_length
-from rouge2.kernels.python import wlcs_marks as _wlcs_marks
+from rouge2.kernels import wlcs_marks as _wlcs_marks
 from rouge2.measures.base import MEASURES, BatchSpec, Measure, PairStats, measure_key
-from rouge2.measures.ngram import ids_of, token_ids
-
-
-def _sentence_masks(text):
-    return text.feature("lcs-masks", lambda t: [position_masks(s) for s in t.sentences])
-
-
-def _sentence_ids(text):
-    return text.feature("lcs-ids", lambda t: [ids_of(s) for s in t.sentences])
-
-
-def _unigrams(text):
-    return text.feature(("ngram", 1), lambda t: (Counter(t.tokens), len(t.tokens)))
+from rouge2.measures.ngram import sentence_ids, token_ids
 
 
 class LCS(Measure):
@@ -74,57 +63,8 @@ class LCS(Measure):
 
     def _plain_hit(self, cand, ref) -> int:
         """ROUGE-1.5.5's summary-level union-LCS hit count (non-empty texts)."""
-        ref_sents = ref.sentences
-        base = sum(len(s) for s in ref_sents)
-        cand_sents = cand.sentences
-        if (
-            len(ref_sents) == 1
-            and len(cand_sents) == 1
-            and (ref_sents[0] is ref.tokens or ref_sents[0] == ref.tokens)
-            and (cand_sents[0] is cand.tokens or cand_sents[0] == cand.tokens)
-        ):
-            # One sentence each: every LCS token has an unused copy on both
-            # sides, so the clipping cannot bind and the length is the hit count.
-            if _kernels.HAVE_C:
-                return _kernels.lcs_length(token_ids(ref), token_ids(cand))
-            return lcs_length(_sentence_masks(ref)[0], base, cand_sents[0])
-        c_marks = _kernels.lcs_marks_small  # C traceback for sentences of <= 64 words
-        if c_marks is not None:
-            ref_ids = _sentence_ids(ref)
-            cand_ids = _sentence_ids(cand)
-        ref_left = dict(_unigrams(ref)[0])
-        cand_left = dict(_unigrams(cand)[0])
-        hit = 0
-        for k, sent in enumerate(ref_sents):
-            m = len(sent)
-            if not m:
-                continue
-            union = 0
-            full = (1 << m) - 1
-            if c_marks is not None and m <= 64:
-                sent_ids = ref_ids[k]
-                for peer in cand_ids:
-                    if peer:
-                        union |= c_marks(sent_ids, peer)
-                        if union == full:
-                            break
-            else:
-                masks = _sentence_masks(ref)[k]
-                for peer in cand_sents:
-                    if peer:
-                        union |= lcs_marks(masks, m, peer)
-                        if union == full:
-                            break
-            while union:
-                low = union & -union
-                tok = sent[low.bit_length() - 1]
-                union ^= low
-                if ref_left.get(tok, 0) > 0 and cand_left.get(tok, 0) > 0:
-                    hit += 1
-                    ref_left[tok] -= 1
-                    cand_left[tok] -= 1
-        return hit
-
+        return _kernels.union_lcs_hit(token_ids(cand), sentence_ids(cand), token_ids(ref),
+                                      sentence_ids(ref))
 
     def _flat_stats(self, cand, ref) -> PairStats:
         base = len(ref.tokens)
@@ -230,33 +170,8 @@ class WLCS(Measure):
         return hit, base
 
     def _plain_raw(self, cand, ref):
-        w = self.weight
-        ref_sents, cand_sents = ref.sentences, cand.sentences
-        ref_left = dict(_unigrams(ref)[0])
-        cand_left = dict(_unigrams(cand)[0])
-        hit = 0.0
-        base = 0.0
-        for sent in ref_sents:
-            m = len(sent)
-            base += m ** w
-            if not m:
-                continue
-            mask = [0] * m
-            for peer in cand_sents:
-                if peer:
-                    _wlcs_marks(sent, peer, w, mask)
-            run = 0
-            for j in range(m):
-                if mask[j]:
-                    tok = sent[j]
-                    if ref_left.get(tok, 0) > 0 and cand_left.get(tok, 0) > 0:
-                        run += 1
-                        if (j + 1 < m and not mask[j + 1]) or j + 1 == m:
-                            hit += run ** w
-                            run = 0
-                        ref_left[tok] -= 1
-                        cand_left[tok] -= 1
-        return hit, base
+        return _kernels.wlcs_raw(token_ids(cand), sentence_ids(cand), token_ids(ref),
+                                 sentence_ids(ref), self.weight)
 
     def _synonym_hit(self, cand, ref) -> float:
         """The weighted hit with "equal or related" in the table and a maximum matching.

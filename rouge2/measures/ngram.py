@@ -4,10 +4,9 @@ As in ROUGE-1.5.5, n-grams run across sentence boundaries (the script joins
 a summary's lines before counting), and each reference n-gram is matched at
 most as often as it occurs in the candidate.
 
-For speed, tokens are interned to integers once per text and an n-gram is
-packed into one integer (``id1 << 32 | id2 ...``), which hashes and compares
-much faster than a tuple of strings.  The packing is exact: two n-grams get
-the same integer only when their tokens are the same.
+For speed, tokens are interned to integers once per text and the shared
+n-grams are counted by :func:`rouge2.kernels.ngram_hits` (exact: n-grams are
+compared by their ids, never only by a hash).
 """
 
 from __future__ import annotations
@@ -16,13 +15,9 @@ import re
 from collections import Counter
 
 from rouge2 import kernels as _kernels
-from rouge2.kernels import clipped_hits, packed_ngrams
 from rouge2.measures.base import MAX_KERNEL_N, MEASURES, BatchSpec, Measure, PairStats, measure_key, perl_round5
 
 _VOCAB: dict[str, int] = {}
-
-
-
 
 _token_ids = _kernels.token_ids
 
@@ -41,9 +36,9 @@ def token_ids(text) -> list[int]:
     return ids
 
 
-def ngram_counts(ids: list[int], n: int) -> Counter:
-    """n-gram counts of a text's ids, packed 32 bits a token (ids never reach 2**32)."""
-    return packed_ngrams(ids, n, 32)
+def sentence_ids(text) -> list[list[int]]:
+    """The ids of each of the text's sentences (computed once per text)."""
+    return text.feature("sentence-ids", lambda t: [ids_of(s) for s in t.sentences])
 
 
 def surface_ngrams(words, n: int) -> Counter:
@@ -59,41 +54,25 @@ class NGram(Measure):
             raise ValueError("n must be at least 1")
         self.n = n
         self.name = f"rouge-{n}"
-        self._key = ("ngram-ids", n)
-
-    def _features(self, text):
-        feats = text.features
-        value = feats.get(self._key)
-        if value is None:
-            ids = token_ids(text)
-            value = feats[self._key] = (ngram_counts(ids, self.n), max(0, len(ids) - self.n + 1))
-        return value
 
     def _surface_counts(self, text):
         n = self.n
         return text.feature(("ngram-surface", n), lambda t: surface_ngrams(t.surface, n))
 
     def stats(self, cand, ref) -> PairStats:
-        if _kernels.HAVE_C and self.relation is None:
-            # The C kernel counts straight from the id lists (no Counters).
-            c_ids = token_ids(cand)
-            r_ids = token_ids(ref)
-            n = self.n
-            c_total = len(c_ids) - n + 1
-            r_total = len(r_ids) - n + 1
-            if c_total <= 0 or r_total <= 0:
-                return PairStats(0, max(0, r_total), max(0, c_total))
-            return PairStats(_kernels.ngram_hits(c_ids, r_ids, n), r_total, c_total)
-        c_counts, c_total = self._features(cand)
-        r_counts, r_total = self._features(ref)
-        if not c_total or not r_total:
-            return PairStats(0, r_total, c_total)
+        c_ids = token_ids(cand)
+        r_ids = token_ids(ref)
+        n = self.n
+        c_total = len(c_ids) - n + 1
+        r_total = len(r_ids) - n + 1
+        if c_total <= 0 or r_total <= 0:
+            return PairStats(0, max(0, r_total), max(0, c_total))
         if self.relation is not None:
             from rouge2.synonyms.matching import max_matching
 
             hit = max_matching(self._surface_counts(cand), self._surface_counts(ref), self.relation)
             return PairStats(hit, r_total, c_total)
-        return PairStats(clipped_hits(c_counts, r_counts), r_total, c_total)
+        return PairStats(_kernels.ngram_hits(c_ids, r_ids, n), r_total, c_total)
 
     def best_key(self, s: PairStats) -> float:
         # The script compares recall after sprintf("%07.5f"), so ties are

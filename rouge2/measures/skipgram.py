@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import re
 
-from rouge2.kernels import clipped_hits
-from rouge2.kernels.python import skip_bigram_counts
+from rouge2.kernels import clipped_hits, skip_bigram_counts
 from rouge2.measures.base import MAX_KERNEL_N, MEASURES, BatchSpec, Measure, PairStats, measure_key, perl_round5
 
 

@@ -45,7 +45,7 @@ from rouge2.io.inputs import InputItem
 from rouge2.io.topic_report import TopicCoverage
 from rouge2.measures.aspect_coverage import AspectCoverage
 from rouge2.measures.base import PairStats
-from rouge2.scoring.batch import CHUNK, batch_plan
+from rouge2.scoring.batch import CHUNK, PYTHON_LOCK, batch_plan, ordered_map
 from rouge2.scoring.options import Options
 from rouge2.scoring.scorer import Scorer
 from rouge2.stats.combine import combine
@@ -139,26 +139,28 @@ class PairScorer:
         scored through the batch path, all items in one go."""
         items = list(items)
         if not self.batched or not items:
-            return [self(item) for item in items]
+            with PYTHON_LOCK:
+                return [self(item) for item in items]
         per_variant: list[dict] = [{} for _ in items]
         empties = None
         pairs = [(item.candidate, item.references) for item in items]
         for k, (name, sc) in enumerate(self.scorers.items()):
             plan = self.plans[name]
-            res = plan.chunk_stats_empty(pairs, empties=(k == 0)) if plan is not None else None
-            if res is None:
-                for slot, item in zip(per_variant, items):
-                    slot[name] = self._score(sc, item)
+            res = plan.chunk(pairs, empties=(k == 0)) if plan is not None else None
+            if plan is None or res is None:
+                with PYTHON_LOCK:
+                    for slot, item in zip(per_variant, items):
+                        slot[name] = self._score(sc, item)
                 continue
-            stats, ref_starts, flags = res
-            scores, pair_stats = plan.stats_and_scores(stats, ref_starts)
+            scores, pair_stats = plan.scores_and_stats(res)
             for slot, score, st in zip(per_variant, scores, pair_stats):
                 slot[name] = (score, st)
             if k == 0:
-                empties = flags
-        if empties is None:
-            return [self._finish(item, pv, None) for item, pv in zip(items, per_variant)]
-        return [self._finish(item, pv, e) for item, pv, e in zip(items, per_variant, empties)]
+                empties = res.empties
+        with PYTHON_LOCK:
+            if empties is None:
+                return [self._finish(item, pv, None) for item, pv in zip(items, per_variant)]
+            return [self._finish(item, pv, e) for item, pv, e in zip(items, per_variant, empties)]
 
     def _finish(self, item: InputItem, per_variant: dict, empty) -> tuple:
         """``self(item)``'s result from the item's scores: the topic coverage,
@@ -387,10 +389,11 @@ class Workers:
 
 
 def scored(items: Iterable[InputItem], pair_scorer: PairScorer, workers: Workers | int,
-           worker_args: tuple | None = None) -> Iterable[tuple[InputItem, Any]]:
+           worker_args: tuple | None = None, threads: int = 1) -> Iterable[tuple[InputItem, Any]]:
     """``(item, pair_scorer(item))`` in input order, computed here (one
-    process) or by the ``workers`` (a :class:`Workers`, or a number of
-    processes with ``worker_args``, for a pool of its own)."""
+    process, ``threads`` batch chunks at a time) or by the ``workers`` (a
+    :class:`Workers`, or a number of processes with ``worker_args``, for a
+    pool of its own)."""
     own = not isinstance(workers, Workers)
     if own:
         workers = Workers(workers, worker_args or ())
@@ -400,8 +403,10 @@ def scored(items: Iterable[InputItem], pair_scorer: PairScorer, workers: Workers
                 for item in items:
                     yield item, pair_scorer(item)
                 return
-            for chunk in _runs(items, CHUNK):  # through the batch path, a chunk at a time
-                yield from zip(chunk, pair_scorer.score_items(chunk))
+            # through the batch path, a chunk at a time (threads: several at once)
+            for chunk, got in ordered_map(lambda c: (c, pair_scorer.score_items(c)), _runs(items, CHUNK),
+                                          threads):
+                yield from zip(chunk, got)
             return
         pool = workers.pool()
         window: deque = deque()

@@ -124,7 +124,7 @@ class Engine:
         #: per text key, its sentences as one line-per-sentence str for the
         #: batch path (None: a sentence holds a line break)
         self._raw: dict = {}
-        self._batch = batch_plan(self.scorer)
+        self._batch = batch_plan(self.scorer, byte_text=True)
         if self._batch is not None:
             self._batch.warn_foreign = False  # the analyzer does not warn for these texts either
         #: (system, its batch statistics) of the last system counted
@@ -145,7 +145,9 @@ class Engine:
                 self.warn(f"readText: {shown} -> empty text")
             hit = self._texts[key] = self.scorer.analyzer.analyze_sentences(sentences, byte_text=True)
             if self._batch is not None:
-                self._raw[key] = None if any("\n" in x for x in sentences) else "\n".join(sentences)
+                # the batch path splits the text at line breaks and drops blank lines
+                self._raw[key] = None if any("\n" in x or not x.strip() for x in sentences) \
+                    else "\n".join(sentences)
         return hit
 
     def raw_text(self, shown: str, resolved: str, fmt: str | None) -> str | None:

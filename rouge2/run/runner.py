@@ -44,6 +44,7 @@ from rouge2.run import aspects as run_aspects
 from rouge2.run import compare as run_compare
 from rouge2.run.parallel import PairScorer, Workers, scored
 from rouge2.run.progress import NO_PROGRESS, Progress
+from rouge2.scoring.batch import check_threads
 from rouge2.scoring.signature import data_versions, signature, signature_line
 from rouge2.stats.aggregate import by_system, compare, ranking, ranking_agreement, summarize
 from rouge2.stats.meta import Scores, comparisons, correlations
@@ -106,10 +107,12 @@ class RunResult:
 
 def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None,
         progress: bool | Progress | None = None, jobs: int = 1, overwrite: bool = False,
-        verbose: bool = False) -> RunResult:
+        verbose: bool = False, threads: int = 1) -> RunResult:
     """Run ``cfg``; return what was computed.  Outputs are written only if
     everything succeeded.  ``jobs`` > 1 scores in that many processes
-    (results identical to ``jobs`` 1).  An existing output file that rouge2
+    (results identical to ``jobs`` 1); ``threads`` > 1 scores that many
+    chunks at a time in threads of this process (the same results; with
+    ``jobs`` > 1 each process scores alone).  An existing output file that rouge2
     did not write stops the run before scoring, unless ``overwrite`` or
     ``outputs.overwrite`` is true; an input of the run is never replaced.
     ``progress``: progress bars on stderr (True, False, None = only on a
@@ -138,7 +141,8 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
                 ctx = OutputContext(cfg, outputs.open, setup.pair_scorer.coverage)
                 sinks = start_outputs(cfg, ctx)
                 try:
-                    digest = _score_items(cfg, result, setup.pair_scorer, workers, sinks, bars, items)
+                    digest = _score_items(cfg, result, setup.pair_scorer, workers, sinks, bars, items,
+                                          threads=check_threads(threads))
                     _statistics(cfg, result, bars, workers, setup.judgments)
                     result.summary = _summary(cfg, result, setup.versions, digest)
                     for sink in sinks:
@@ -233,11 +237,13 @@ def _checked(cfg: RunConfig, stream: Iterable[InputItem], digest) -> Iterator[In
 
 
 def _score_items(cfg: RunConfig, result: RunResult, pair_scorer: PairScorer, workers: Workers,
-                 sinks: list, bars: Progress, items: Iterable[InputItem] | None) -> str:
-    """Score every item (here or in the workers), feed the sinks; the inputs' SHA-256."""
+                 sinks: list, bars: Progress, items: Iterable[InputItem] | None, *,
+                 threads: int = 1) -> str:
+    """Score every item (here or in the workers, ``threads`` batch chunks at a
+    time), feed the sinks; the inputs' SHA-256."""
     digest = hashlib.sha256()
     stream = read_inputs(cfg.inputs) if items is None else items
-    results = scored(_checked(cfg, stream, digest), pair_scorer, workers)
+    results = scored(_checked(cfg, stream, digest), pair_scorer, workers, threads=threads)
     scoring = bars.phase("scoring", _count(cfg, items) if bars.enabled else None, "summaries")
     try:
         for item, (per_variant, cov, (empty_candidate, empty_references), aspects) in scoring.wrap(results):

@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from rouge2 import schemas
 from rouge2.errors import UserError
 from rouge2.measures.base import PairStats
-from rouge2.scoring.batch import CHUNK, batch_plan, per_pair_scores
+from rouge2.scoring.batch import CHUNK, batch_plan, check_threads, per_pair_scores
 from rouge2.scoring.checks import check_text
 from rouge2.scoring.options import Options
 from rouge2.scoring.scorer import DEFAULT_MEASURES, Scorer
@@ -166,10 +166,12 @@ def reference_counts(refs: Sequence[Sequence[Any]]) -> int | str | None:
     return top if len(counts) == 1 else f"up to {top}"
 
 
-def _pair_scores(scorer: Scorer, measures: Any, pairs: list, phase: Any):
-    """``(scores, stats)`` of ``pairs``, chunk by chunk, ticking ``phase``."""
+def _pair_scores(scorer: Scorer, measures: Any, pairs: list[Any], phase: Any,
+                 threads: int = 1) -> Iterator[tuple[list[dict[str, Score]], list[dict[str, Any]]]]:
+    """``(scores, stats)`` of ``pairs``, chunk by chunk (``threads`` at a
+    time), ticking ``phase``."""
     plan = batch_plan(scorer, measures)
-    parts = plan.iter_stats(pairs) if plan is not None else (
+    parts = plan.iter_stats(pairs, threads=threads) if plan is not None else (
         per_pair_scores(scorer, pairs[i:i + CHUNK]) for i in range(0, len(pairs), CHUNK))
     for scores, stats in parts:
         if phase is not None:
@@ -185,7 +187,7 @@ def _phase(progress: Any, name: str, total: int, unit: str):
 def evaluate(predictions: Sequence[Any], references: Sequence[Any],
              measures: Sequence[str] = DEFAULT_MEASURES, *, confidence: float = 0.95,
              resamples: int = 1000, seed: int = 0, options: Options | None = None,
-             progress: Any = None, **kwargs: Any) -> Evaluation:
+             progress: Any = None, threads: int = 1, **kwargs: Any) -> Evaluation:
     """Score ``predictions`` against ``references`` and summarise the corpus.
 
     ``references[i]`` is the reference text of ``predictions[i]``, or a list of
@@ -193,7 +195,8 @@ def evaluate(predictions: Sequence[Any], references: Sequence[Any],
     (``stem=True``, ``sentences="splitter"``, ``multi_reference="best"``, ...).
     ``resamples=0`` gives means without intervals (each ``ci`` is None).  ``progress``: a
     :class:`rouge2.run.progress.Progress` for bars on stderr (scoring, then
-    bootstrap).
+    bootstrap).  ``threads``: score that many chunks of pairs at a time (the
+    same numbers).
     """
     if isinstance(predictions, str):
         raise TypeError("predictions must be a list of texts, not one text")
@@ -207,6 +210,7 @@ def evaluate(predictions: Sequence[Any], references: Sequence[Any],
         raise UserError(f"confidence must be between 0 and 1 (e.g. 0.95), got {confidence!r}")
     if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 0:
         raise UserError(f"resamples must be a whole number >= 0, got {resamples!r}")
+    threads = check_threads(threads)
     scorer = Scorer(measures, options=options, **kwargs)
     o = scorer.options
     nrefs = reference_counts(refs)
@@ -218,7 +222,7 @@ def evaluate(predictions: Sequence[Any], references: Sequence[Any],
     per_summary: list[dict[str, Score]] = []
     all_stats: list[dict[str, list[PairStats]]] = []
     phase = _phase(progress, "scoring", len(preds), "summaries")
-    for scores, stats in _pair_scores(scorer, measures, list(zip(preds, refs)), phase):
+    for scores, stats in _pair_scores(scorer, measures, list(zip(preds, refs)), phase, threads):
         per_summary.extend(scores)
         all_stats.extend(stats)
     if phase is not None:

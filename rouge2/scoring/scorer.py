@@ -20,7 +20,15 @@ from rouge2.measures import canonical_measure, parse_measure
 from rouge2.measures.base import Measure, PairStats
 from rouge2.measures.weights import DocumentFrequencies
 from rouge2.pos.tagger import load_tagger
-from rouge2.scoring.batch import CHUNK, StatsChunk, batch_plan, per_pair_chunk
+from rouge2.scoring.batch import (
+    CHUNK,
+    PYTHON_LOCK,
+    StatsChunk,
+    batch_plan,
+    check_threads,
+    ordered_map,
+    per_pair_chunk,
+)
 from rouge2.scoring.checks import check_references, check_text
 from rouge2.scoring.options import OPTION_NAMES, Options
 from rouge2.stats.combine import combine
@@ -283,26 +291,29 @@ def _is_measure(name: str) -> bool:
 
 
 def score_corpus(predictions, references=None, *, measures: Sequence[str] = DEFAULT_MEASURES,
-                 **options):
+                 threads: int = 1, **options):
     """Score many pairs; one dict per pair, in order.
 
     ``score_corpus(pairs)`` takes ``(candidate, references)`` pairs;
     ``score_corpus(predictions, references)`` takes two aligned lists (as
     Hugging Face ``evaluate`` does), each reference a text or a list of texts.
+    ``threads``: score that many chunks of pairs at a time (the same results).
     """
+    threads = check_threads(threads)
     scorer = Scorer(measures, **options)
     plan = batch_plan(scorer, measures)
-    if plan is not None and references is None and not isinstance(predictions, (list, tuple)):
+    if plan is not None and references is None and not isinstance(predictions, (list, tuple)) \
+            and not scorer.weighted:
         # A stream of pairs: scored chunk by chunk, never held whole.
         out: list = []
-        for chunk in _pair_chunks(predictions, CHUNK):
-            out.extend(plan.score_pairs(chunk))
+        for got in ordered_map(plan.score_pairs, _pair_chunks(predictions, CHUNK), threads):
+            out.extend(got)
         return out
     pairs = _pairs(predictions, references)
-    if plan is not None:
-        return plan.score_pairs(pairs)
     if scorer.weighted:  # topic_weights: idf over all the references of the call
         scorer.fit(_references(pairs))
+    if plan is not None:
+        return plan.score_pairs(pairs, threads=threads)
     if scorer.tagger is not None:
         scorer.prefetch([c for c, _ in pairs] + _references(pairs))
     return [scorer.score(c, r) for c, r in pairs]
@@ -313,23 +324,24 @@ def _references(pairs: Sequence[tuple[Any, Any]]) -> list[Any]:
     return [x for _, r in pairs for x in ([r] if isinstance(r, str) else r)]
 
 
-def corpus_stats(pairs: Iterable, measures: Sequence[str] = DEFAULT_MEASURES, **options):
+def corpus_stats(pairs: Iterable, measures: Sequence[str] = DEFAULT_MEASURES, *, threads: int = 1,
+                 **options):
     """Per pair, per measure: the list of PairStats against each reference."""
+    threads = check_threads(threads)
     scorer = Scorer(measures, **options)
     if scorer.weighted:
         pairs = list(pairs)
         scorer.fit(_references(pairs))
     plan = batch_plan(scorer, measures)
     if plan is not None:
-        pairs = list(pairs)
-        out: list = []
-        for start in range(0, len(pairs), CHUNK):
-            part = pairs[start:start + CHUNK]
-            res = plan.chunk_stats(part)
-            out.extend(plan.stats_dicts(*res) if res is not None else
-                       [{name: [s for s, _ in v] for name, v in scorer.pair_stats(c, r).items()}
-                        for c, r in part])
-        return out
+        def chunk_stats(res, part):
+            if res is not None:
+                return plan.stats_dicts(res)
+            with PYTHON_LOCK:
+                return [{name: [s for s, _ in v] for name, v in scorer.pair_stats(c, r).items()}
+                        for c, r in part]
+
+        return [x for got in plan.map_chunks(chunk_stats, list(pairs), threads=threads) for x in got]
     out = []
     for c, r in pairs:
         stats = scorer.pair_stats(c, r)
@@ -338,7 +350,7 @@ def corpus_stats(pairs: Iterable, measures: Sequence[str] = DEFAULT_MEASURES, **
 
 
 def iter_corpus_stats(pairs: Iterable[tuple[Any, Any]], measures: Sequence[Any] = ("rouge-1",
-                      "rouge-2", "rouge-l"), *, chunk: int = CHUNK,
+                      "rouge-2", "rouge-l"), *, chunk: int = CHUNK, threads: int = 1,
                       **options: Any) -> Iterator[StatsChunk]:
     """The statistics of ``(candidate, references)`` pairs as compact
     :class:`StatsChunk` arrays, ``chunk`` pairs at a time: memory stays flat
@@ -346,28 +358,40 @@ def iter_corpus_stats(pairs: Iterable[tuple[Any, Any]], measures: Sequence[Any] 
 
     Options are those of :func:`rouge2.score_corpus`; the batch kernels
     count when the settings allow it, the per-pair path otherwise, with the
-    same numbers either way.
+    same numbers either way.  ``threads``: chunks counted at a time.
     """
+    threads = check_threads(threads)
     scorer = Scorer(measures, **options)
     if scorer.weighted:  # topic_weights: idf needs every reference first (memory grows)
         pairs = list(pairs)
         scorer.fit(_references(pairs))
     plan = batch_plan(scorer, measures)
     names = tuple(scorer.measures)
-    buf: list = []
-    start = 0
+
+    if plan is None:
+        for start, buf in _runs(pairs, chunk):
+            yield per_pair_chunk(scorer, buf, start)
+        return
+    batch = plan
+
+    def one(item):
+        start, buf = item
+        res = batch.chunk(buf)
+        if res is None:
+            with PYTHON_LOCK:
+                return per_pair_chunk(scorer, buf, start)
+        return StatsChunk(start, names, batch.full_stats(res), res.ref_starts)
+
+    yield from ordered_map(one, _runs(pairs, chunk), threads)
+
+
+def _runs(pairs: Iterable, size: int) -> Iterator[tuple[int, list]]:
+    """``(index of the first, pairs)`` of consecutive runs of ``size`` pairs."""
     it = iter(pairs)
+    start = 0
     while True:
-        buf = []
-        for pair in it:
-            buf.append(pair)
-            if len(buf) >= chunk:
-                break
+        buf = list(islice(it, size))
         if not buf:
             return
-        res = plan.chunk_stats(buf) if plan is not None else None
-        if res is None:
-            yield per_pair_chunk(scorer, buf, start)
-        else:
-            yield StatsChunk(start, names, res[0], res[1])
+        yield start, buf
         start += len(buf)

@@ -16,14 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rouge2 import kernels as _kernels
 from rouge2.errors import UserError
 from rouge2.measures.base import Measure, PairStats
-from rouge2.measures.lcs import WLCS
-from rouge2.measures.ngram import NGram
-from rouge2.measures.skipgram import SkipBigram
 from rouge2.registry import Registry
-from rouge2.stats.prf import ZERO_SCORE, Score, finish, fmeasure
+from rouge2.stats.prf import ZERO_SCORE, Score, finish, fmeasure, scores_many
 
 MULTI_REFERENCE: Registry[str] = Registry("multi-reference mode")
 MULTI_REFERENCE.add("pooled", "pooled", "ROUGE-1.5.5 -f A: hits and counts summed over references",
@@ -49,7 +45,9 @@ def pick_best(keys: Sequence[float]) -> int:
 
 def pooled(per_ref: Sequence[PairStats]) -> PairStats:
     """Hits and counts summed over references (``-f A``)."""
-    hit = ref = cand = 0
+    hit: float = 0
+    ref: float = 0
+    cand: float = 0
     for s in per_ref:
         hit += s.hit
         ref += s.ref_total
@@ -112,8 +110,8 @@ def entry_stats(stats, e: int, m: int, k: int) -> tuple[PairStats, float]:
     return PairStats(stats[i], stats[i + 1], stats[i + 2]), stats[i + 3]
 
 
-#: the modes finish_many computes in C (average's sum() is left to Python)
-_C_MODES = {"pooled": 0, "best": 1, "max-f": 2}
+#: each mode's code for the bulk kernel (rouge2.stats.prf.scores_many)
+_MODE_CODES = {"pooled": 0, "best": 1, "max-f": 2, "average": 3}
 
 
 def combine_many(measures: Sequence[Measure], names: Sequence[str], stats, ref_starts,
@@ -123,34 +121,19 @@ def combine_many(measures: Sequence[Measure], names: Sequence[str], stats, ref_s
     :func:`combine` of each measure's statistics against each reference
     (``ref_starts[p]`` to ``ref_starts[p + 1] - 1`` are pair ``p``'s entries).
 
-    Pooled, best and max-F scores of plain-ratio and ROUGE-W measures are
-    computed in bulk in C when available: the same arithmetic as
-    :func:`combine` and :func:`~rouge2.stats.prf.finish`, the same floats.
+    In bulk in C when available (:func:`~rouge2.stats.prf.scores_many`, the
+    same arithmetic, the same floats); ``use_c=False`` forces the pair by
+    pair definition (for tests).
     """
+    if mode not in _MODE_CODES:
+        raise MULTI_REFERENCE.unknown(mode)
+    if use_c:
+        bulk = scores_many(measures, names, stats, ref_starts, _MODE_CODES[mode], alpha, rounding)
+        if bulk is not None:
+            return bulk
     m = len(measures)
-    npairs = len(ref_starts) - 1
-    c_mode = _C_MODES.get(mode)
-    if c_mode is None and all(ref_starts[p + 1] - ref_starts[p] == 1 for p in range(npairs)):
-        c_mode = 0  # one reference each: every mode scores it alike
-    if use_c and _kernels.finish_many is not None and c_mode is not None:
-        weights, kinds = [], []
-        for meas in measures:
-            t = type(meas)
-            if isinstance(meas, WLCS) and t.recall is WLCS.recall and t.precision is WLCS.precision \
-                    and t.key_from is WLCS.key_from:
-                weights.append(float(meas.weight))
-                kinds.append(2)
-            elif meas.plain_ratios and t.key_from is Measure.key_from and \
-                    t.best_key in (Measure.best_key, NGram.best_key, SkipBigram.best_key):
-                weights.append(0.0)
-                kinds.append(0 if t.best_key is Measure.best_key else 1)
-            else:
-                break
-        else:
-            return _kernels.finish_many(stats, ref_starts, weights, kinds, c_mode, float(alpha),
-                                        rounding == "rouge155", tuple(names), Score)
     out = []
-    for p in range(npairs):
+    for p in range(len(ref_starts) - 1):
         e0, e1 = ref_starts[p], ref_starts[p + 1]
         scores = {}
         for k, (name, meas) in enumerate(zip(names, measures)):

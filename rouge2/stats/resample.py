@@ -39,8 +39,9 @@ CHUNK_DRAWS = 1 << 18
 
 
 def _fast(rng) -> bool:
-    """Whether the C kernels can run ``rng``'s generator from its state."""
-    return kernels.mt_words is not None and type(rng) is random.Random
+    """Whether the kernels can run ``rng``'s generator from its state (a
+    plain Random; a subclass may draw its own way)."""
+    return type(rng) is random.Random
 
 
 def _with_state(rng: random.Random, kernel, *args):
@@ -54,9 +55,9 @@ def _with_state(rng: random.Random, kernel, *args):
 
 def raw_words(rng: random.Random, m: int) -> bytes:
     """``rng.getrandbits(32 * m).to_bytes(4 * m, "little")``: the next ``m``
-    32-bit outputs of ``rng``'s Mersenne Twister.  With the C kernels and a
-    plain :class:`random.Random`, they are generated from ``rng``'s state
-    directly (:func:`rouge2.kernels.mt_words`) rather than through a big int."""
+    32-bit outputs of ``rng``'s Mersenne Twister.  For a plain
+    :class:`random.Random` they are generated from ``rng``'s state
+    (:func:`rouge2.kernels.mt_words`; in C without a big int)."""
     if m <= 0:
         return b""
     if _fast(rng):

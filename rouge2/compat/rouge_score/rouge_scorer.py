@@ -31,8 +31,8 @@ F-measure
     highest F.
 
 Counting goes through :mod:`rouge2.kernels` (C when built): tokens are
-interned as ints, then ``ngram_hits``, ``lcs_length`` and the LCS-traceback
-masks do the work.
+interned as ints, then ``ngram_hits``, ``lcs_length`` and ``union_lcs_hit``
+(ROUGE-1.5.5's summary-level LCS, which is rougeLsum's) do the work.
 
 Differences from rouge-score, all on mistakes: a bad rouge type raises
 ``ValueError`` (a :class:`rouge2.UserError` too) when the scorer is built,
@@ -44,12 +44,11 @@ clear error instead of scoring characters or failing inside numpy.
 from __future__ import annotations
 
 import re
-from collections import Counter
 
 from rouge2.analysis.rouge_score_text import rouge_score_tokens
 from rouge2.compat.errors import CompatTextTypeError, CompatTypeError, CompatValueError, SentenceDataMissing
 from rouge2.compat.rouge_score import scoring, tokenizers
-from rouge2.kernels import lcs_length, lcs_marks, lcs_marks_small, ngram_hits, position_masks, token_ids
+from rouge2.kernels import lcs_length, ngram_hits, token_ids, union_lcs_hit
 
 __all__ = ["RougeScorer"]
 
@@ -134,50 +133,16 @@ def _lcs_score(t_ids, p_ids):
     return _Score(precision, recall, _fmeasure(precision, recall))
 
 
-def _union_marks(ref, cand_sents) -> int:
-    """Bit mask of ``ref`` positions on the union of its LCSs with each candidate sentence."""
-    union = 0
-    if lcs_marks_small is not None and len(ref) <= 64:
-        for cand in cand_sents:
-            if cand:
-                union |= lcs_marks_small(ref, cand)
-        return union
-    masks = position_masks(ref)
-    m = len(ref)
-    for cand in cand_sents:
-        if cand:
-            union |= lcs_marks(masks, m, cand)
-    return union
-
-
 def _summary_lcs_score(ref_sents, cand_sents):
     if not ref_sents or not cand_sents:
         return _Score(0, 0, 0)
-    m = sum(map(len, ref_sents))
-    n = sum(map(len, cand_sents))
-    if not m or not n:
+    ref = [t for s in ref_sents for t in s]
+    cand = [t for s in cand_sents for t in s]
+    if not ref or not cand:
         return _Score(0, 0, 0)
-    left_ref: Counter[str] = Counter()
-    left_cand: Counter[str] = Counter()
-    for sent in ref_sents:
-        left_ref.update(sent)
-    for sent in cand_sents:
-        left_cand.update(sent)
-    hits = 0
-    for ref in ref_sents:
-        if not ref:
-            continue
-        union = _union_marks(ref, cand_sents)
-        while union:
-            low = union & -union
-            union ^= low
-            tok = ref[low.bit_length() - 1]
-            if left_cand[tok] > 0 and left_ref[tok] > 0:
-                hits += 1
-                left_cand[tok] -= 1
-                left_ref[tok] -= 1
-    recall = hits / m
-    precision = hits / n
+    hits = union_lcs_hit(cand, cand_sents, ref, ref_sents)
+    recall = hits / len(ref)
+    precision = hits / len(cand)
     return _Score(precision, recall, _fmeasure(precision, recall))
 
 
