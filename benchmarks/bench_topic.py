@@ -65,9 +65,14 @@ def per_pair(pairs, measures):
 
 
 def cold_tokens(pairs, measures):
-    """Tags cached, topic tokens mapped afresh."""
-    tb._SHARED.clear()
-    return score(pairs, measures)
+    """Tags cached, topic tokens mapped afresh (a vocabulary of its own, so
+    the other contenders keep theirs)."""
+    shared = batch.shared_tokens
+    batch.shared_tokens = lambda analyzer, tagger: tb.TopicTokens(analyzer)
+    try:
+        return score(pairs, measures)
+    finally:
+        batch.shared_tokens = shared
 
 
 def check(pairs, measures) -> None:

@@ -73,6 +73,8 @@ class TopicTokens:
         self.analyzer = analyzer
         self.vocab: dict[str, int] = {}
         self.words: dict[str, tuple[int, ...]] = {}
+        #: per selector key: (word, tag, universal tag) -> its topic token ids
+        self.tables: dict[Any, dict[tuple[str, str, str], tuple[int, ...]]] = {}
         #: per (selector key, unique): text -> its topic token ids (int32 bytes)
         self.texts: dict[Any, dict[str, bytes]] = {}
         self.ntexts = 0
@@ -80,6 +82,7 @@ class TopicTokens:
     def reset(self) -> None:
         self.vocab.clear()
         self.words.clear()
+        self.tables.clear()
         self.texts.clear()
         self.ntexts = 0
 
@@ -96,20 +99,31 @@ class TopicTokens:
 
     def tagged_ids(self, annotated: Sequence[tuple[str, str, str]], measure: Topic) -> list[int]:
         """The topic token ids of one tagged text for ``measure``, in order
-        (:meth:`rouge2.measures.topic.Topic._units`, as ids)."""
+        (:meth:`rouge2.measures.topic.Topic._units`, as ids): each distinct
+        ``(word, tag, universal tag)`` decided once per selector, a text
+        then mapped by a C-level ``map`` over its tagged words."""
+        table = self.tables.get(measure._key)
+        if table is None:
+            table = self.tables[measure._key] = {}
+        try:
+            return list(chain.from_iterable(map(table.__getitem__, annotated)))
+        except (KeyError, TypeError):  # a word not decided yet (or tags given as lists)
+            pass
         select = measure.selector.select
-        word_ids = self.word_ids
         out: list[int] = []
         for word, tag, upos in annotated:
-            if select(tag, upos):
-                out.extend(word_ids(word))
+            key = (word, tag, upos)
+            ids = table.get(key)
+            if ids is None:
+                ids = table[key] = self.word_ids(word) if select(tag, upos) else ()
+            out.extend(ids)
         return out
 
     def lists(self, tagger: Any, sources: list[str], measures: Sequence[Topic]) -> list[list[bytes]]:
         """Per measure, each text's topic token ids (distinct ones for
         TopicUniq) as int32 bytes; the texts not seen before are tagged in
         one batch."""
-        if self.ntexts > TEXTS_LIMIT or len(self.words) > WORDS_LIMIT:
+        if self.ntexts > TEXTS_LIMIT or sum(map(len, self.tables.values())) > WORDS_LIMIT:
             self.reset()
         caches = [self.texts.setdefault((m._key, m.unique), {}) for m in measures]
         todo = list(dict.fromkeys(s for s in sources if any(s not in c for c in caches)))
