@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType, ModuleType
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from rouge2.errors import UserError
 
@@ -97,7 +97,7 @@ Entry = Passport
 def passport(name: str, obj: Any, summary: str = "", *, kind: str = "", aliases: Iterable[str] = (),
              version: str = "1", fingerprint: Callable[[str], Any] | None = None,
              capabilities: Mapping[str, Any] | None = None, origin: str = BUILTIN,
-             match: Callable[[str], str | None] | None = None, examples: Iterable[str] = ()) -> Passport:
+             match: Callable[[str], str | None] | None = None, examples: Iterable[str] = ()) -> Passport[T]:
     """A :class:`Passport`, e.g. the value of a plugin's entry point.
 
     ``kind`` may be left empty: the registry that takes the passport fills it in.
@@ -147,7 +147,7 @@ class Registry(Generic[T]):
         return f"<Registry {self.kind}: {len(self.entries)} names, {len(self.families)} families>"
 
     # -- filling -----------------------------------------------------------
-    def add_passport(self, p: Passport) -> Passport:
+    def add_passport(self, p: Passport[T]) -> Passport[T]:
         """Register a passport (its kind and, while a plugin loads, its origin filled in)."""
         if p.kind and p.kind != self.kind:
             raise ValueError(f"a {p.kind} passport cannot be registered as a {self.kind}")
@@ -278,10 +278,10 @@ class Registry(Generic[T]):
         from the canonical name (and ``options``)."""
         canonical, p = self._resolved(name)
         if p.is_family:
-            return p.obj(canonical, **options)
+            return cast(T, p.obj(canonical, **options))
         if options:
             raise TypeError(f"{self.kind} {canonical!r} takes no options, got {sorted(options)}")
-        return p.obj
+        return cast(T, p.obj)
 
     def capability(self, name: Any, key: str, default: Any = None) -> Any:
         """The declared capability ``key`` of ``name`` (``default`` if not declared)."""
@@ -464,17 +464,17 @@ def forget_plugins() -> None:
 
 # --------------------------------------------------------------------------- every kind
 
-_KINDS: dict[str, Registry] = {}
+_KINDS: dict[str, Registry[Any]] = {}
 
 
-def _register_kind(registry: Registry) -> None:
+def _register_kind(registry: Registry[Any]) -> None:
     # The first registry of a kind is the one listed (tests/test_components.py
     # checks that every registry of rouge2 is); a later one of the same kind
     # (a test's throwaway) stays unlisted.
     _KINDS.setdefault(registry.kind, registry)
 
 
-class _Kinds(Mapping[str, Registry]):
+class _Kinds(Mapping[str, Registry[Any]]):
     """Every registry by kind.  Reading it imports every rouge2 module once,
     so each registry is there whichever modules were imported before."""
 
@@ -489,7 +489,7 @@ class _Kinds(Mapping[str, Registry]):
             if info.name.rsplit(".", 1)[-1] != "__main__":
                 importlib.import_module(info.name)
 
-    def __getitem__(self, kind: str) -> Registry:
+    def __getitem__(self, kind: str) -> Registry[Any]:
         self._discover()
         return _KINDS[kind]
 
@@ -503,10 +503,10 @@ class _Kinds(Mapping[str, Registry]):
 
 
 #: every registry by kind: help texts, ``rouge2 components``, docs checks
-KINDS: Mapping[str, Registry] = _Kinds()
+KINDS: Mapping[str, Registry[Any]] = _Kinds()
 
 
-def find_kind(word: str) -> Registry:
+def find_kind(word: str) -> Registry[Any]:
     """The registry of kind ``word`` (``stemmer``, ``stopword-list``,
     ``stopword list``; plural accepted); :class:`UserError` otherwise."""
     def fold(s: str) -> str:

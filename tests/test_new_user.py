@@ -201,7 +201,7 @@ def test_average_rouge155_on_the_bundled_sample(tmp_path, capsys, monkeypatch):
     shutil.copytree(REPO / "resources/samples/rouge155", sample)
     shutil.copy(sample / "settings.xml", sample / "config.xml")
     monkeypatch.chdir(sample)
-    flags = "-a -d -n 2 -m -2 4 -U -w 1.2 -c 95 -r 1000".split()
+    flags = ["-a", "-d", "-n", "2", "-m", "-2", "4", "-U", "-w", "1.2", "-c", "95", "-r", "1000"]
     report = (REPO / "tests/data/rouge155_sample_expected.txt").read_text()
     assert _check_averages(sample, flags, report, tmp_path, capsys) == 54
 

@@ -22,7 +22,11 @@ from collections.abc import Callable
 
 from rouge2.registry import Registry
 
-_ABBREVIATIONS = frozenset(["mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "mt", "vs", "etc", "e.g", "i.e", "fig", "no", "vol", "gen", "col", "lt", "sgt", "capt", "rev", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "inc", "ltd", "co", "corp", "u.s", "u.k"])
+_ABBREVIATIONS = frozenset([
+    "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "mt", "vs", "etc", "e.g", "i.e", "fig", "no",
+    "vol", "gen", "col", "lt", "sgt", "capt", "rev", "jan", "feb", "mar", "apr", "jun", "jul", "aug",
+    "sep", "sept", "oct", "nov", "dec", "inc", "ltd", "co", "corp", "u.s", "u.k",
+])
 _CLOSERS = "\"'”’)]}»"
 
 

@@ -194,15 +194,15 @@ class Int(Kind):
     minimum: int | None = None
     maximum: int | None = None
     nullable: bool = False
+    what: str = field(init=False, default="a whole number")
 
-    @property
-    def what(self) -> str:
+    def __post_init__(self) -> None:
         w = "a whole number"
         if self.minimum is not None and self.maximum is not None:
             w += f" from {self.minimum} to {self.maximum}"
         elif self.minimum is not None:
             w += f" >= {self.minimum}"
-        return w + (" or null" if self.nullable else "")
+        self.what = w + (" or null" if self.nullable else "")
 
     def check(self, ctx, node, key):
         if self.nullable and is_null(node):

@@ -170,7 +170,7 @@ class RunConfig:
 
     def settings(self) -> dict[str, Any]:
         """Every setting that changes a number, as plain JSON data."""
-        out = {
+        out: dict[str, Any] = {
             "inputs": {"format": self.inputs.format, "encoding": self.inputs.encoding},
             "options": self.options.settings(),
             "measures": list(self.measures),
@@ -486,7 +486,7 @@ def _system_pairs(ctx: Ctx, pnode: yaml.Node, key: str,
     if not isinstance(pnode, yaml.SequenceNode) or not pnode.value:
         raise ctx.fail(pnode, f"{key}: expected a list of system pairs such as "
                               f"[[systemA, systemB]], got {show(pnode)}")
-    pairs = []
+    pairs: list[tuple[str, str]] = []
     for item in pnode.value:
         names = ListOf(Text("a system name")).check(ctx, item, f"{key} item") \
             if isinstance(item, yaml.SequenceNode) else None
@@ -604,7 +604,7 @@ def _topic_report(ctx: Ctx, node: yaml.Node, out_dir: Path, measures: tuple[str,
     extra: dict[str, Any] = {}
     if is_null(node) or (is_bool(node) and not ctx.value(node)):
         return None, None, extra
-    base: Path = out_dir / TOPIC_REPORT_DEFAULT
+    base: Path | None = out_dir / TOPIC_REPORT_DEFAULT
     topics: str | None = None
     if is_bool(node):
         pass

@@ -54,7 +54,7 @@ import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from rouge2.errors import UserError
 from rouge2.files import file_kind
@@ -652,7 +652,8 @@ class OutputTransaction:
                 pass
             handle = open(fd, "w", encoding="utf-8", newline=newline)  # noqa: SIM115 - closed at commit/abort
             self._staged.append(_Staged(Path(tmp), final, shown, handle))
-        return _Handle(handle, shown.parent)
+        # the text handle's writing part (write, writelines, flush, close, closed, with)
+        return cast(IO[str], _Handle(handle, shown.parent))
 
     def write_text(self, path: str | os.PathLike, text: str) -> None:
         with self.open(path, newline="") as f:

@@ -22,7 +22,7 @@ import csv
 import io
 import json
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -273,7 +273,7 @@ CONSOLE_ROWS = 20
 
 
 def format_system_table(systems: Mapping[str, Mapping[str, Mapping]], measures: Sequence[str], *,
-                        rank_by: str | None = None, rank_score: str = "fmeasure",
+                        rank_by: str | None = None, rank_score: str | None = None,
                         confidence: float | None = None, title: str | None = None,
                         width: int = CONSOLE_WIDTH, max_rows: int | None = None,
                         scores: Mapping[str, str] | None = None) -> str:
@@ -349,7 +349,7 @@ def _cell(e: Mapping, with_ci: bool, score: str = "fmeasure") -> str:
 
 
 def _table_heading(counts: Sequence[int], with_ci: bool, confidence: float | None, rank_by: str,
-                   rank_score: str, kinds: set[str] = frozenset({"fmeasure"})) -> str:
+                   rank_score: str, kinds: Set[str] = frozenset({"fmeasure"})) -> str:
     over = (f"over {counts[0]} task{'s' if counts[0] != 1 else ''} per system" if len(counts) == 1
             else "over each system's tasks")
     what = (f"cells: mean F {over}" if kinds == {"fmeasure"} else

@@ -35,7 +35,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from math import ceil
 from typing import Any
@@ -313,7 +313,7 @@ class Workers:
         self.worker_args = worker_args
         #: builds a worker's state from ``worker_args`` (default: its PairScorer)
         self.initializer = initializer if initializer is not None else _init_worker
-        self._pool = None
+        self._pool: ProcessPoolExecutor | None = None
 
     @property
     def parallel(self) -> bool:
@@ -389,16 +389,15 @@ class Workers:
 
 
 def scored(items: Iterable[InputItem], pair_scorer: PairScorer, workers: Workers | int,
-           worker_args: tuple | None = None, threads: int = 1) -> Iterable[tuple[InputItem, Any]]:
+           worker_args: tuple | None = None, threads: int = 1) -> Generator[tuple[InputItem, Any], None, None]:
     """``(item, pair_scorer(item))`` in input order, computed here (one
     process, ``threads`` batch chunks at a time) or by the ``workers`` (a
     :class:`Workers`, or a number of processes with ``worker_args``, for a
     pool of its own)."""
     own = not isinstance(workers, Workers)
-    if own:
-        workers = Workers(workers, worker_args or ())
+    pool_of = workers if isinstance(workers, Workers) else Workers(workers, worker_args or ())
     try:
-        if not workers.parallel:
+        if not pool_of.parallel:
             if not pair_scorer.batched:
                 for item in items:
                     yield item, pair_scorer(item)
@@ -408,12 +407,12 @@ def scored(items: Iterable[InputItem], pair_scorer: PairScorer, workers: Workers
                                           threads):
                 yield from zip(chunk, got)
             return
-        pool = workers.pool()
+        pool = pool_of.pool()
         window: deque = deque()
         try:
             for chunk in chunks(items):
                 window.append((chunk, pool.submit(_score_chunk, chunk)))
-                while len(window) >= 2 * workers.processes:
+                while len(window) >= 2 * pool_of.processes:
                     done, fut = window.popleft()
                     yield from zip(done, fut.result())
             while window:
@@ -424,4 +423,4 @@ def scored(items: Iterable[InputItem], pair_scorer: PairScorer, workers: Workers
                 fut.cancel()
     finally:
         if own:
-            workers.close()
+            pool_of.close()

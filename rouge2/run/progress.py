@@ -94,7 +94,7 @@ class Progress:
     def phase(self, name: str, total: int | None, unit: str, *, show: bool = True) -> Phase:
         """A phase called ``name`` of ``total`` units (None: unknown); a phase
         that does nothing when bars are off or ``show`` is false."""
-        if not (self.enabled and show):
+        if not (self.enabled and show) or self._factory is None:
             return Phase()
         return Phase(self._factory(total=total, desc=name, unit=" " + unit, file=self.file,
                                    leave=False, dynamic_ncols=True))

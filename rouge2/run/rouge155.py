@@ -66,7 +66,7 @@ def measure_plan(o: Options) -> list[tuple[str, str]]:
         sd = o.skip_distance
         if sd >= 0:
             # the script pairs words j > i with j <= i + sd + 1
-            gap = str(int(math.floor(sd))) if not math.isinf(sd) else "*"
+            gap = str(math.floor(sd)) if not math.isinf(sd) else "*"
             s = (f"ROUGE-S{o.skip_text}", f"rouge-s{gap}")
             su = (f"ROUGE-SU{o.skip_text}", f"rouge-su{gap}")
             if o.su_only:
@@ -158,6 +158,7 @@ class Engine:
     def peer_ids(self) -> list[str]:
         if self.o.all_systems:
             return sorted(self.settings.peer_ids)
+        assert self.o.system_id is not None  # the options require one system without -a
         return [self.o.system_id]
 
     # -- scoring -------------------------------------------------------------
@@ -260,7 +261,7 @@ class Engine:
         o = self.o
         scores: dict = {}
         batched = self.system_stats(peer_id)
-        k = None if batched is None else self._batch.measures.index(measure)
+        k = None if batched is None or self._batch is None else self._batch.measures.index(measure)
         for i, ev in enumerate(self.settings.evaluations):
             if batched is not None:
                 if batched[i] is None:
@@ -272,6 +273,7 @@ class Engine:
                     continue
                 peer, models = inputs
                 stats, score = self.evaluate(measure, peer, models)
+            values: tuple[str, str, str] | tuple[float, float, float]
             if o.average_mode == 0:
                 values = ("%7.5f" % score.recall, "%7.5f" % score.precision,
                           "%7.5f" % score.fmeasure)
@@ -341,7 +343,7 @@ def _engine_chunk(start: int, stop: int) -> list[tuple[list[str], list[str], Use
     _ENGINE._empty_warned.clear()
     _ENGINE._system_stats = None  # a chunk reads (and warns about) its inputs itself
     units = _ENGINE.units()
-    out = []
+    out: list[tuple[list[str], list[str], UserError | None]] = []
     for unit in units[start:stop]:
         del _WARNINGS[:]
         try:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sized
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -285,7 +285,7 @@ def _statistics(cfg: RunConfig, result: RunResult, bars: Progress, workers: Work
 def _count(cfg: RunConfig, items: Iterable[InputItem] | None) -> int | None:
     """The number of items to score, when it is cheap to know (for the bar's total)."""
     if items is not None:
-        return len(items) if hasattr(items, "__len__") else None
+        return len(items) if isinstance(items, Sized) else None
     return count_items(cfg.inputs)
 
 
@@ -517,8 +517,8 @@ def _console_text(cfg: RunConfig, result: RunResult, limits: dict[str, int]) -> 
                      "(empty, punctuation only or all stopwords); they score 0 (rouge2 docs measures)\n")
     if cfg.variants:
         measure = cfg.outputs.rank_by or cfg.measures[0]
-        ranks = out.format_variant_rankings(result.rankings, {n: x.systems for n, x in result.variants.items()},
-                                            measure).strip("\n")
+        named = {n: x.systems for n, x in result.variants.items() if n is not None}
+        ranks = out.format_variant_rankings(result.rankings, named, measure).strip("\n")
         tests = out.format_variant_comparisons(result.variant_comparisons).strip("\n")
         parts.append(ranks + ("\n" + tests if tests else "") + "\n")
     if result.aspect_stats is not None:

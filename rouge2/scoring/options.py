@@ -52,6 +52,7 @@ rounding           ``none``, ``rouge155``                      ``none``
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -82,7 +83,7 @@ class Options:
     stopwords: Any = "none"
     word_limit: int = 0
     byte_limit: int = 0
-    synonyms: tuple = ()
+    synonyms: tuple[Any, ...] = ()
     synonym_lemmas: bool = True
     tagger: Any = "spacy"
     topic_auxiliaries: bool = False
@@ -151,7 +152,7 @@ class Options:
 
     @property
     def stems(self) -> bool:
-        return self.stem != "none"
+        return bool(self.stem != "none")
 
 
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Options))
@@ -222,15 +223,15 @@ def _number(key: str, value: Any) -> float:
     value = float(value)
     if not math.isfinite(value):
         raise UserError(f"{key}: must be a finite number, got {value!r}")
-    return value
+    return float(value)
 
 
-def _name(registry, key: str):
+def _name(registry: Registry[Any], key: str) -> Callable[[Any], str]:
     def norm(value: Any) -> str:
         if not isinstance(value, str):
             raise UserError(f"expected a name, got {value!r} ({type(value).__name__}); "
                             f"use one of: {registry.choices()}")
-        return registry.canonical(value)
+        return str(registry.canonical(value))
     return norm
 
 
@@ -255,7 +256,7 @@ def _stopwords(value: Any) -> Any:
     return canonical_stopwords(value)
 
 
-def _limit(key: str):
+def _limit(key: str) -> Callable[[Any], int]:
     def norm(value: Any) -> int:
         if value is None or value is False:
             return 0
@@ -269,11 +270,11 @@ def _limit(key: str):
                                 f"got {value!r}")
         if value < 0:
             raise UserError(f"expected 0 (no limit) or more, got {value}")
-        return value
+        return int(value)
     return norm
 
 
-def _count(key: str, minimum: int):
+def _count(key: str, minimum: int) -> Callable[[Any], int]:
     def norm(value: Any) -> int:
         if isinstance(value, str) and value.strip().isdigit():
             value = int(value)
@@ -285,7 +286,7 @@ def _count(key: str, minimum: int):
     return norm
 
 
-def _choice(key: str, choices: tuple[str, ...]):
+def _choice(key: str, choices: tuple[str, ...]) -> Callable[[Any], str]:
     def norm(value: Any) -> str:
         text = value.strip().lower() if isinstance(value, str) else value
         if text not in choices:
@@ -309,7 +310,7 @@ def _tagger(value: Any) -> Any:
     return _name(TAGGERS, "tagger")(value)
 
 
-def _bool(key: str):
+def _bool(key: str) -> Callable[[Any], bool]:
     def norm(value: Any) -> bool:
         if isinstance(value, bool):
             return value
@@ -324,7 +325,7 @@ def _bool(key: str):
 #: The options whose values name components, and the registry of each.  The
 #: normalizers, the signature (every component's identity) and the help
 #: texts read this table; an option added here is recorded in every signature.
-REGISTRY_OPTIONS: dict[str, Registry] = {
+REGISTRY_OPTIONS: dict[str, Registry[Any]] = {
     "tokenizer": TOKENIZERS,
     "sentences": SENTENCES,
     "stem": STEMMERS,

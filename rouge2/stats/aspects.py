@@ -124,7 +124,7 @@ class AspectStats:
               top: int | None = None) -> list[tuple[str, int]]:
         """The aspect words a system most often ``missed`` / ``covered`` /
         ``added``, counted in tasks (ties by word)."""
-        counts: Counter = Counter()
+        counts: Counter[str] = Counter()
         for t in self.tasks_of(variant, system):
             c = self.pairs[variant][(t, system)].aspects.get(aspect)
             if c is not None:

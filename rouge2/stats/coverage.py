@@ -104,12 +104,12 @@ class CoverageStats:
         self.task_references: dict[str, int] = {}
         self.task_topics: dict[str, set[str]] = defaultdict(set)
         # system -> (family, stem) -> number of tasks
-        self.missed: dict[str, Counter] = defaultdict(Counter)
-        self.added: dict[str, Counter] = defaultdict(Counter)
-        self.present: dict[str, Counter] = defaultdict(Counter)   # a reference topic of the task
-        self.used: dict[str, Counter] = defaultdict(Counter)      # a candidate topic of the pair
-        self.forms: dict[tuple[str, str], Counter] = defaultdict(Counter)
-        self._stem_families: dict[str, Counter] | None = None
+        self.missed: dict[str, Counter[tuple[str, str]]] = defaultdict(Counter)
+        self.added: dict[str, Counter[tuple[str, str]]] = defaultdict(Counter)
+        self.present: dict[str, Counter[tuple[str, str]]] = defaultdict(Counter)   # a reference topic of the task
+        self.used: dict[str, Counter[tuple[str, str]]] = defaultdict(Counter)      # a candidate topic of the pair
+        self.forms: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+        self._stem_families: dict[str, Counter[str]] | None = None
 
     # -- input -----------------------------------------------------------
     def add(self, cov: PairCoverage) -> None:
@@ -167,17 +167,17 @@ class CoverageStats:
     def word(self, family: str, stem: str) -> str:
         """The most frequent surface form of a topic word, over all its
         families (first seen on ties)."""
-        forms: Counter = Counter()
+        forms: Counter[str] = Counter()
         for fam in self._families().get(stem, ()):
             forms.update(self.forms[(fam, stem)])
         if not forms:
             return stem
         return forms.most_common(1)[0][0]
 
-    def _families(self) -> dict[str, Counter]:
+    def _families(self) -> dict[str, Counter[str]]:
         """Stem -> how often it occurs with each family (computed once after the last add)."""
         if self._stem_families is None:
-            out: dict[str, Counter] = defaultdict(Counter)
+            out: dict[str, Counter[str]] = defaultdict(Counter)
             for (fam, stem), forms in self.forms.items():
                 out[stem][fam] += sum(forms.values())
             self._stem_families = dict(out)
@@ -190,9 +190,9 @@ class CoverageStats:
             return ""
         return min(fams, key=lambda f: (-fams[f], family_sort_key(f)))
 
-    def _by_word(self, counts: Counter) -> Counter:
+    def _by_word(self, counts: Counter[tuple[str, str]]) -> Counter[tuple[str, str]]:
         """``(family, stem)`` counts merged per stem, keyed ``(family_of(stem), stem)``."""
-        out: Counter = Counter()
+        out: Counter[tuple[str, str]] = Counter()
         for (_fam, stem), n in counts.items():
             out[(self.family_of(stem), stem)] += n
         return out
@@ -250,8 +250,8 @@ class CoverageStats:
         base = self.present if status == "missed" else self.used
         if system is None:
             units = len(self.pairs)
-            counts: Counter = Counter()
-            bases: Counter = Counter()
+            counts: Counter[tuple[str, str]] = Counter()
+            bases: Counter[tuple[str, str]] = Counter()
             for sys_counts in source.values():
                 counts.update(sys_counts)
             for sys_counts in base.values():
@@ -263,7 +263,7 @@ class CoverageStats:
             counts = source.get(system, Counter())
             bases = base.get(system, Counter())
         counts, bases = self._by_word(counts), self._by_word(bases)
-        by_family: dict[str, list] = defaultdict(list)
+        by_family: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
         for (fam, stem), n in counts.items():
             by_family[fam].append((fam, stem, n))
         rows = []
@@ -302,18 +302,19 @@ class CoverageStats:
         """Topic words ``a`` covers and ``b`` misses in the same task, and the
         reverse, over the tasks both systems have."""
         common = [t for t in self.tasks() if (t, a) in self.pairs and (t, b) in self.pairs]
-        a_only: Counter = Counter()
-        b_only: Counter = Counter()
+        a_only: Counter[str] = Counter()
+        b_only: Counter[str] = Counter()
         for t in common:
             pa, pb = self.pairs[(t, a)], self.pairs[(t, b)]
             a_only.update(_stems(pa.covered) & _stems(pb.missed))
             b_only.update(_stems(pb.covered) & _stems(pa.missed))
 
-        def rows(counts: Counter, direction: str) -> list[dict[str, Any]]:
-            out = [{"system_a": a, "system_b": b, "direction": direction, "family": self.family_of(stem),
-                    "topic": self.word(self.family_of(stem), stem), "stem": stem, "tasks": n,
-                    "share": n / len(common) if common else None}
-                   for stem, n in counts.items()]
+        def rows(counts: Counter[str], direction: str) -> list[dict[str, Any]]:
+            out: list[dict[str, Any]] = [
+                {"system_a": a, "system_b": b, "direction": direction, "family": self.family_of(stem),
+                 "topic": self.word(self.family_of(stem), stem), "stem": stem, "tasks": n,
+                 "share": n / len(common) if common else None}
+                for stem, n in counts.items()]
             out.sort(key=lambda r: (-r["tasks"], family_sort_key(r["family"]),
                                     natural_key(r["topic"]), r["stem"]))
             return out[:top] if top is not None else out

@@ -190,7 +190,7 @@ def _row(level: str, metric: Metric, dim: str, result: CorrelationResult, keys: 
 def _same_cells(scores: Scores, metrics: list[Metric]) -> list[list[Metric]]:
     """The metrics grouped by the (system, task) cells they score: a group is
     correlated in one pass, sharing the human side of every resample."""
-    groups: dict[frozenset, list[Metric]] = {}
+    groups: dict[frozenset[tuple[str, str]], list[Metric]] = {}
     for m in metrics:
         groups.setdefault(frozenset(scores.table(m)), []).append(m)
     return list(groups.values())

@@ -32,8 +32,8 @@ class BootstrapDraws:
     n_systems: int
     n_tasks: int
     resamples: int
-    rows: array | None
-    cols: array | None
+    rows: array[int] | None
+    cols: array[int] | None
 
     def __iter__(self) -> Iterator[tuple[list[int] | None, list[int] | None]]:
         ns, nt = self.n_systems, self.n_tasks

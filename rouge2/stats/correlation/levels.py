@@ -14,10 +14,12 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from itertools import compress
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from rouge2.stats.correlation.coefficients import NAN, Vec, argsort, check_coefficients, corr, flags, vec
 from rouge2.stats.correlation.tables import Data, ScoreTable, check_level
+
+R = TypeVar("R")
 
 Values = tuple[float, ...]
 
@@ -66,13 +68,13 @@ class Level:
         self._cache.setdefault(id(x), {"x": x})
         return x
 
-    def _memo(self, x: list[float], key: str, make: Callable[[], Any]) -> Any:
+    def _memo(self, x: list[float], key: str, make: Callable[[], R]) -> R:
         entry = self._cache.get(id(x))
         if entry is None or entry["x"] is not x:
             return make()
         if key not in entry:
             entry[key] = make()
-        return entry[key]
+        return cast(R, entry[key])
 
     def kept(self, x: list[float]) -> bool:
         entry = self._cache.get(id(x))
@@ -96,11 +98,12 @@ class Level:
 
     def zcol(self, c: int) -> Vec:
         """The human side of task ``c`` (all systems once), cached."""
-        vecs = self._memo(self.z, "col_vecs", lambda: [None] * self.d.nt)
-        if vecs[c] is None:
+        vecs: list[Vec | None] = self._memo(self.z, "col_vecs", lambda: [None] * self.d.nt)
+        got = vecs[c]
+        if got is None:
             orders = self.col_orders(self.z)
-            vecs[c] = vec(self.col(self.z, c), None, orders[c] if orders else None, *self.flags)
-        return vecs[c]
+            got = vecs[c] = vec(self.col(self.z, c), None, orders[c] if orders else None, *self.flags)
+        return got
 
     def column_values(self, x: list[float]) -> list[Values]:
         """Per-task correlations of ``x`` with the human scores (all systems)."""

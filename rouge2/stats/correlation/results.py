@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from rouge2.errors import UserError
 from rouge2.stats.correlation.accuracy import accuracy_values
@@ -295,7 +295,7 @@ class Difference:
                "p_value": self.p_value, "p_one_sided": self.p_one_sided, "p_two_sided": self.p_two_sided}
         if self.t is not None:
             out.update(t=self.t, df=self.df, r_ab=self.r_ab)
-        return jsonable(out)
+        return cast(dict[str, Any], jsonable(out))
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import cast
 
 from rouge2.errors import UserError
 from rouge2.registry import Registry
@@ -64,7 +65,7 @@ def resolve(names: Iterable[str] | str) -> tuple[Statistic, ...]:
 def by_key(key: str) -> Statistic:
     for e in STATISTICS:
         if e.value.key == key:
-            return e.value
+            return cast(Statistic, e.value)
     raise KeyError(key)
 
 
