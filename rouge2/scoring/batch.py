@@ -111,12 +111,15 @@ def analysis_spec(analyzer, byte_text: bool = False) -> tuple | None:
     (``defs``: the Unicode tokenizers' definitions, see
     ``rouge2/kernels/unitok.h``; ``raw``: the analyzer's own definition,
     :meth:`~rouge2.analysis.analyzer.Analyzer.raw_streams`); None when its
-    tokenizer or sentence splitting has no kernel.  ``byte_text``: the texts
+    tokenizer or sentence splitting has no kernel, or a length limit is past
+    C's integers (``-l 1e300``).  ``byte_text``: the texts
     are bytes decoded as latin-1 (ROUGE-1.5.5's readers), so a byte limit
     counts characters."""
     tok = _tokenizer_code(analyzer._tokenize)
     sent = _SENTENCE_CODES.get(analyzer._split)
     if tok is None or sent is None or (byte_text and tok != 0):
+        return None
+    if max(analyzer.word_limit or 0, analyzer.byte_limit or 0) >= 1 << 62:  # past C's integers
         return None
 
     def raw(text: str):
