@@ -19,7 +19,8 @@ settings   ROUGE-1/2/L with the default settings and with each setting the
            setting's extra cost, times 1.1).
 modes      ROUGE-1/2/L against all 11 references of each document, every
            multi-reference mode (pooled, the default, best, average, max-f).
-measures   additivity: ROUGE-1/2/L, a measure the kernels do not count, and
+measures   additivity: ROUGE-1/2/L, another measure (a topic measure, counted
+           from its topic tokens; a skip distance the kernels do not take), and
            both in one call; the mix must cost at most the sum of the two
            plus 10%.  The other measures: rouge-topic-nn|jj (tags cached by
            the untimed warm-up; needs spaCy, skipped without it) and
@@ -131,7 +132,7 @@ def measures_case(pairs, args) -> None:
             fn()  # warm: the tagger's cache of tags, the vocabulary
         med = race(contenders, args.passes, args.min_pass)
         parts = med["R1/R2/L"] + med[other]
-        print(f"\n[measures] {len(pairs)} pairs: ROUGE-1/2/L and {other} (scored pair by pair) in one call")
+        print(f"\n[measures] {len(pairs)} pairs: ROUGE-1/2/L and {other} in one call")
         for name, t in med.items():
             print(f"  {name:<20} {t * 1e3:9.2f} ms")
         print(f"  both / (R1/R2/L + {other}) = {med['both'] / parts:.3f} (target <= 1.10)")

@@ -115,3 +115,13 @@ def test_bench_stream(shared, tmp_path):
     for case in ("floor", "score0", "score", "eval0", "eval", "lean0"):
         assert f"\n  {case:<7} " in out, case
     assert "check: 5 cases print the same means: yes" in out
+
+
+@pytest.mark.skipif(importlib.util.find_spec("spacy") is None, reason="spaCy is not installed")
+def test_bench_topic(shared, tmp_path):
+    args = ["--pairs", "12", "--passes", "1", "--min-pass", "0", "--docs", "1", "--batch-sizes", "32"]
+    out = run_script("bench_topic.py", args, shared, tmp_path)
+    for case in ("cached", "share", "batch-size"):
+        assert f"\n[{case}] " in out, case
+    assert "0 of 12 pairs differ" in out
+    assert "rouge-topic-nn|jj / ROUGE-1 = " in out and "% of the call)" in out

@@ -170,8 +170,8 @@ def test_summeval_slice_with_meta_evaluation(tmp_path, monkeypatch):
 
 
 def test_pair_scorer_plans(monkeypatch):
-    """Which variants take the batch path: not synonyms; with a topic measure,
-    the other measures (the topic measure is scored pair by pair)."""
+    """Which variants take the batch path: not synonyms; a topic measure too
+    (its unigram counts over the topic tokens), except with idf weights."""
     from rouge2.scoring.options import Options
 
     monkeypatch.setattr(batch, "ENABLED", True)
@@ -182,8 +182,12 @@ def test_pair_scorer_plans(monkeypatch):
                                                                 "syn": False}
     ps = PairScorer(("rouge-1", "rouge-topic-nn"), sets[:1], None)
     if expected:
-        assert ps.batched and ps.plans["plain"].batch_names == ["rouge-1"]
-        assert ps.plans["plain"].rest_names == ["rouge-topic-nn"]
+        plan = ps.plans["plain"]
+        assert ps.batched and plan.batch_names == ["rouge-1", "rouge-topic-nn"]
+        assert plan.kernel_names == ["rouge-1"] and plan.topic.names == ["rouge-topic-nn"]
+        assert plan.rest_names == []
+        idf = PairScorer(("rouge-1", "rouge-topic-nn"), (("idf", Options(topic_weights="idf")),), None)
+        assert idf.plans["idf"].batch_names == ["rouge-1"] and idf.plans["idf"].rest_names == ["rouge-topic-nn"]
     else:
         assert ps.plans == {"plain": None} and not ps.batched
     monkeypatch.setattr(batch, "ENABLED", False)

@@ -52,7 +52,7 @@ ZERO = PairStats(0, 0, 0)
 class BatchSpec(NamedTuple):
     """What the batch kernels count for one measure (capability ``batch``)."""
 
-    kind: str         # "ngram", "lcs", "lcs-flat", "wlcs", "skip"
+    kind: str         # "ngram", "lcs", "lcs-flat", "wlcs", "skip"; "topic": unigrams of the topic tokens
     n: int = 0        # the n-gram size; the largest skip (-1: any)
     unigrams: int = 0  # skip-bigrams plus unigrams (ROUGE-SU)
     weight: float = 0.0  # the ROUGE-W weight

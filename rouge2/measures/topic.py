@@ -21,7 +21,7 @@ from collections import Counter
 from rouge2.analysis.analyzer import Analyzer
 from rouge2.errors import UserError
 from rouge2.kernels import clipped_hits
-from rouge2.measures.base import MEASURES, Measure, PairStats, measure_key
+from rouge2.measures.base import MEASURES, BatchSpec, Measure, PairStats, measure_key
 from rouge2.pos.tagger import load_tagger
 from rouge2.pos.topics import TopicSelector, upos_of
 from rouge2.synonyms.matching import max_matching
@@ -164,8 +164,14 @@ def topic_tags(canonical: str) -> str:
     return canonical.split("-", 2)[2]
 
 
+def _batch(m: Topic) -> BatchSpec | None:
+    """Counted by the batch path (unigrams over the topic tokens,
+    :mod:`rouge2.scoring.topic_batch`) unless weighted by idf."""
+    return None if m.weighted else BatchSpec("topic", 1)
+
+
 # "topic_tags": canonical name -> its parts of speech (the topic report reads them)
-_CAPABILITIES = {"batch": False, "needs_tagger": True, "uses_sentences": False,
+_CAPABILITIES = {"batch": _batch, "needs_tagger": True, "uses_sentences": False,
                  "default_score": "recall", "options": ("topic_auxiliaries", "topic_weights"),
                  "topic_tags": topic_tags}
 MEASURES.register_family("rouge-topic-<tags>", _matcher("topic"),

@@ -157,7 +157,7 @@ def run(cfg: RunConfig, *, items: Iterable[InputItem] | None = None, stdout=None
                 sinks = start_outputs(cfg, ctx)
                 try:
                     digest = _score_items(cfg, result, setup.pair_scorer, workers, sinks, bars, items,
-                                          threads)
+                                          threads=check_threads(threads))
                     _statistics(cfg, result, bars, workers, setup.judgments)
                     result.summary = _summary(cfg, result, setup.versions, digest)
                     for sink in sinks:
@@ -252,9 +252,10 @@ def _checked(cfg: RunConfig, stream: Iterable[InputItem], digest) -> Iterator[In
 
 
 def _score_items(cfg: RunConfig, result: RunResult, pair_scorer: PairScorer, workers: Workers,
-                 sinks: list, bars: Progress, items: Iterable[InputItem] | None, threads: int = 1) -> str:
-    """Score every item (here, ``threads`` batch chunks at a time, or in the
-    workers), feed the sinks; the inputs' SHA-256."""
+                 sinks: list, bars: Progress, items: Iterable[InputItem] | None, *,
+                 threads: int = 1) -> str:
+    """Score every item (here or in the workers, ``threads`` batch chunks at a
+    time), feed the sinks; the inputs' SHA-256."""
     digest = hashlib.sha256()
     stream = read_inputs(cfg.inputs) if items is None else items
     results = scored(_checked(cfg, stream, digest), pair_scorer, workers, threads=threads)

@@ -49,6 +49,7 @@ from rouge2.kernels import M_LCS, M_LCS_FLAT, M_NGRAM, M_SKIP, M_WLCS
 from rouge2.measures.base import Measure, PairStats, batch_spec
 from rouge2.measures.lcs import WLCS
 from rouge2.scoring.checks import check_references, check_text
+from rouge2.scoring.topic_batch import TopicBatch, chunk_texts, shared_tokens
 from rouge2.stats.combine import combine, combine_many, entry_stats
 
 #: pairs scored per kernel call; only the vocabulary outlives a chunk
@@ -73,6 +74,16 @@ def measure_spec(m: Measure):
     if spec is None or spec.kind not in _KERNEL_KINDS:
         return None
     return (_KERNEL_KINDS[spec.kind], spec.n, spec.unigrams, spec.weight)
+
+
+def is_batch_topic(m: Measure, tagger: Any, byte_text: bool = False) -> bool:
+    """Whether ``m`` is a topic measure the batch path counts: its ``batch``
+    capability says ``topic`` (no synonyms, no idf weights), the scorer has
+    a tagger, and the texts are not bytes read as latin-1 (ROUGE-1.5.5's
+    readers tag nothing).  See :mod:`rouge2.scoring.topic_batch`."""
+    spec = batch_spec(m)
+    return spec is not None and spec.kind == "topic" and tagger is not None and not byte_text \
+        and getattr(m, "tagger", None) is tagger
 
 
 # -- which analysis settings ----------------------------------------------------
@@ -103,12 +114,15 @@ def analysis_spec(analyzer, byte_text: bool = False) -> tuple | None:
     (``defs``: the Unicode tokenizers' definitions, see
     ``rouge2/kernels/unitok.h``; ``raw``: the analyzer's own definition,
     :meth:`~rouge2.analysis.analyzer.Analyzer.raw_streams`); None when its
-    tokenizer or sentence splitting has no kernel.  ``byte_text``: the texts
+    tokenizer or sentence splitting has no kernel, or a length limit is past
+    C's integers (``-l 1e300``).  ``byte_text``: the texts
     are bytes decoded as latin-1 (ROUGE-1.5.5's readers), so a byte limit
     counts characters."""
     tok = _tokenizer_code(analyzer._tokenize)
     sent = _SENTENCE_CODES.get(analyzer._split)
     if tok is None or sent is None or (byte_text and tok != 0):
+        return None
+    if max(analyzer.word_limit or 0, analyzer.byte_limit or 0) >= 1 << 62:  # past C's integers
         return None
 
     def raw(text: str):
@@ -137,9 +151,10 @@ def batch_plan(scorer, measures: Any = None, kernels=None, byte_text: bool = Fal
     if analysis is None:
         return None
     specs = {name: measure_spec(m) for name, m in scorer.measures.items()}
-    if all(s is None for s in specs.values()):
+    topics = [name for name, m in scorer.measures.items() if is_batch_topic(m, scorer.tagger, byte_text)]
+    if not topics and all(s is None for s in specs.values()):
         return None
-    return BatchPlan(scorer, specs, analysis, kernels)
+    return BatchPlan(scorer, specs, analysis, kernels, topics)
 
 
 # -- word remaps ------------------------------------------------------------------
@@ -268,19 +283,24 @@ class BatchPlan:
     """A scorer's settings in the batch kernels' terms, plus its word remap.
 
     ``names`` / ``measures``: all of the scorer's measures, in order;
-    ``batch_names``: those the kernels count (``specs``), the others
+    ``batch_names``: those the kernels count, from the analysed texts
+    (``kernel_names``, their ``specs``) or from the topic tokens
+    (``topic_names``, :mod:`rouge2.scoring.topic_batch`); the others
     (``rest_names``) are scored pair by pair on the same chunks.
     """
 
-    def __init__(self, scorer, specs: dict, analysis: tuple, kernels):
+    def __init__(self, scorer, specs: dict, analysis: tuple, kernels, topics: Sequence[str] = ()):
         self.scorer = scorer
         self.kernels = kernels
         self.analysis = analysis
         self.names = list(scorer.measures)
         self.measures = list(scorer.measures.values())
-        self.batch_names = [n for n in self.names if specs[n] is not None]
-        self.rest_names = [n for n in self.names if specs[n] is None]
-        self.specs = [specs[n] for n in self.batch_names]
+        self.kernel_names = [n for n in self.names if specs[n] is not None]
+        self.batch_names = [n for n in self.names if specs[n] is not None or n in topics]
+        self.rest_names = [n for n in self.names if n not in self.batch_names]
+        self.specs = [specs[n] for n in self.kernel_names]
+        self.topic = TopicBatch(scorer, [n for n in self.names if n in topics],
+                                shared_tokens(scorer.analyzer, scorer.tagger)) if topics else None
         self._batch_measures = [scorer.measures[n] for n in self.batch_names]
         a = scorer.analyzer
         self._identity = a._stemmer is None and not a._stopwords
@@ -305,14 +325,42 @@ class BatchPlan:
             self._warn_foreign(empty)
         remap = None if self._identity else self.remap.covering(self.kernels, self.scorer.analyzer._finish,
                                                                 nwords)
-        stats = self.kernels.score_pairs(packed, remap, cands, ref_starts, refs, self.specs)
+        stats = self.kernels.score_pairs(packed, remap, cands, ref_starts, refs, self.specs) \
+            if self.specs else b""
         stats, ref_starts = _cast(stats, "d"), _cast(ref_starts, "q")
+        if self.topic is not None:
+            stats = self._with_topics(stats, pairs[start:stop], ref_starts[len(ref_starts) - 1])
         flags = None
         if empties:
             flags = _pair_empties(_cast(packed[2], "q"), remap, _cast(packed[0], "i"), _cast(cands, "i"),
                                   ref_starts, _cast(refs, "i"))
         rest = self._rest(pairs[start:stop]) if self.rest_names else None
         return Chunk(stats, ref_starts, rest, flags)
+
+    def _with_topics(self, stats, pairs: Sequence, nent: int):
+        """The kernel measures' ``stats`` and the topic measures' of the same
+        ``pairs`` as one array, in :attr:`batch_names` order."""
+        topic = self.topic
+        assert topic is not None  # chunk() checks it
+        with PYTHON_LOCK:  # the tagger and the topic vocabulary
+            texts, cands, ref_starts, refs = chunk_texts(pairs)
+            lists = topic.token_lists(texts)
+        parts = [(stats, self.kernel_names)] if self.kernel_names else []
+        parts += [(_cast(got, "d"), [name]) for got, name in
+                  zip(topic.stats(self.kernels, lists, cands, ref_starts, refs), topic.names)]
+        if len(parts) == 1:
+            return parts[0][0]
+        m = len(self.batch_names)
+        out = array("d", bytes(8 * 4 * m * nent))
+        for got, names in parts:
+            if not isinstance(got, array):
+                got = array("d", bytes(got))
+            width = len(names)
+            for i, name in enumerate(names):
+                k = self.batch_names.index(name)
+                for j in range(4):
+                    out[k * 4 + j::4 * m] = got[i * 4 + j::4 * width]
+        return out
 
     def _rest(self, pairs: Sequence) -> list:
         """Per pair, ``{name: [(PairStats, key_base) against each reference]}``
