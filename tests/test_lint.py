@@ -25,14 +25,12 @@ def _run_tool(module: str, *args: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True)
 
 
-@pytest.mark.xfail(strict=False, reason="until issue 17 lands: other branches fix the rest")
 def test_ruff_finds_nothing():
     done = _run_tool("ruff", "check", "--no-cache", "--output-format", "concise",
                      "rouge2", "tests", "benchmarks")
     assert done.returncode == 0, "ruff check rouge2 tests benchmarks:\n" + done.stdout + done.stderr
 
 
-@pytest.mark.xfail(strict=False, reason="until issue 17 lands: other branches fix the rest")
 def test_mypy_finds_nothing():
     done = _run_tool("mypy")
     assert done.returncode == 0, "mypy (configured in pyproject.toml):\n" + done.stdout + done.stderr
@@ -58,7 +56,6 @@ def test_long_functions_are_found(tmp_path):
     assert long_functions(tmp_path / "pkg") == [f"pkg/m.py:{start} long ({MAX_FUNCTION_LINES + 1} lines)"]
 
 
-@pytest.mark.xfail(strict=False, reason="until issue 17 lands: other branches split the rest")
 def test_no_function_in_rouge2_is_longer_than_60_lines():
     found = long_functions(REPO / "rouge2")
     assert not found, f"functions longer than {MAX_FUNCTION_LINES} lines:\n" + "\n".join(found)

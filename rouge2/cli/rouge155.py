@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import BinaryIO, TextIO
+from typing import Any, BinaryIO, TextIO
 
 from rouge2.config.rouge155_args import USAGE, parse_args
 from rouge2.errors import UserError
@@ -32,6 +32,7 @@ def run(argv: list[str], out: BinaryIO, err: TextIO) -> int:
             out.write(USAGE.encode())
             return 0
         if options.file_list_format is not None:
+            assert options.system_id is not None  # -z defaults it to X
             settings = read_file_list(options.config, options.file_list_format, options.system_id)
         else:
             settings = read_settings(options.config)
@@ -81,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
     sys.stdout.flush()
-    out = getattr(sys.stdout, "buffer", None)
+    out: Any = getattr(sys.stdout, "buffer", None)
     if out is None:  # a text-only stream (e.g. some test harnesses)
         class _TextOut:
             def write(self, data: bytes) -> None:

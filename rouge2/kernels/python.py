@@ -11,9 +11,11 @@ import random
 import sys
 from array import array
 from collections import Counter
+from collections.abc import Mapping
+from typing import Any
 
 
-def clipped_hits(cand: Counter, ref: Counter) -> int:
+def clipped_hits(cand: Mapping[Any, int], ref: Mapping[Any, int]) -> int:
     """Σ min(count in candidate, count in reference) over shared units."""
     if len(cand) > len(ref):
         cand, ref = ref, cand

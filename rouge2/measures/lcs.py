@@ -88,6 +88,7 @@ class LCS(Measure):
         from rouge2.synonyms.matching import max_matching
 
         rel = self.relation
+        assert rel is not None  # called only with synonyms
         marked: Counter = Counter()
         if self.flat:
             cand_sents, ref_sents = [cand.surface], [ref.surface]
@@ -191,9 +192,10 @@ class WLCS(Measure):
 
         w = self.weight
         rel = self.relation
+        assert rel is not None  # called only with synonyms
         ref_sents, cand_sents = sentence_surfaces(ref), sentence_surfaces(cand)
         masks = []
-        seq = []
+        seq: list[str] = []
         for sent in ref_sents:
             m = len(sent)
             mask = [0] * m

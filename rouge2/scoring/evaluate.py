@@ -171,7 +171,7 @@ def _check_sequences(predictions: Sequence[Any], references: Sequence[Any]) -> N
 
 
 def _checked_pairs(predictions: Iterable[Any], references: Iterable[Any],
-                   counts: set[int]) -> Iterator[tuple[Any, list[Any]]]:
+                   counts: set[int]) -> Iterator[tuple[Any, Any]]:
     """``(prediction, [references])`` pairs, each checked as it comes (an
     iterator is read once, a chunk at a time); ``counts`` collects the
     numbers of references per prediction."""

@@ -103,7 +103,7 @@ def combine(
     raise MULTI_REFERENCE.unknown(mode)
 
 
-def entry_stats(stats, e: int, m: int, k: int) -> tuple[PairStats, float]:
+def entry_stats(stats: Sequence[float], e: int, m: int, k: int) -> tuple[PairStats, float]:
     """(statistics, ``key_base``) of reference entry ``e``, measure ``k`` of
     ``m``, in a batch statistics array (rouge2.kernels.python.score_pairs)."""
     i = (e * m + k) * 4
@@ -114,7 +114,8 @@ def entry_stats(stats, e: int, m: int, k: int) -> tuple[PairStats, float]:
 _MODE_CODES = {"pooled": 0, "best": 1, "max-f": 2, "average": 3}
 
 
-def combine_many(measures: Sequence[Measure], names: Sequence[str], stats, ref_starts,
+def combine_many(measures: Sequence[Measure], names: Sequence[str], stats: Sequence[float],
+                 ref_starts: Sequence[int],
                  mode: str = "pooled", alpha: float = 0.5, rounding: str = "none",
                  use_c: bool = True) -> list[dict[str, Score]]:
     """Per pair, ``{name: Score}`` from a batch statistics array: exactly

@@ -29,7 +29,9 @@ from __future__ import annotations
 
 import random
 from array import array
+from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import Any, cast
 
 from rouge2 import kernels
 
@@ -38,13 +40,13 @@ from rouge2 import kernels
 CHUNK_DRAWS = 1 << 18
 
 
-def _fast(rng) -> bool:
+def _fast(rng: random.Random) -> bool:
     """Whether the kernels can run ``rng``'s generator from its state (a
     plain Random; a subclass may draw its own way)."""
     return type(rng) is random.Random
 
 
-def _with_state(rng: random.Random, kernel, *args):
+def _with_state(rng: random.Random, kernel: Callable[..., tuple[Any, Any]], *args: Any) -> Any:
     """``kernel(state, *args)`` on ``rng``'s Mersenne Twister state; ``rng``
     takes the advanced state the kernel returns."""
     version, internal, gauss = rng.getstate()
@@ -61,11 +63,11 @@ def raw_words(rng: random.Random, m: int) -> bytes:
     if m <= 0:
         return b""
     if _fast(rng):
-        return _with_state(rng, kernels.mt_words, m)
+        return cast(bytes, _with_state(rng, kernels.mt_words, m))
     return rng.getrandbits(32 * m).to_bytes(4 * m, "little")
 
 
-def randbelow_table(rng: random.Random, n: int, count: int) -> array:
+def randbelow_table(rng: random.Random, n: int, count: int) -> array[int]:
     """``array('i', [rng.randrange(n) for _ in range(count)])``, drawn in bulk
     (``1 <= n < 2**31``); ``rng`` ends in the same state."""
     out = array("i")
@@ -87,7 +89,7 @@ def _rows_per_chunk(n: int) -> int:
     return max(1, CHUNK_DRAWS // max(n, 1))
 
 
-def bootstrap_sums(values, resamples: int, rng: random.Random) -> list[float]:
+def bootstrap_sums(values: Sequence[float], resamples: int, rng: random.Random) -> list[float]:
     """For each of ``resamples`` resamples, the sum (left to right) of
     ``values[rng.randrange(n)]`` drawn ``n = len(values)`` times."""
     n = len(values)
@@ -96,7 +98,7 @@ def bootstrap_sums(values, resamples: int, rng: random.Random) -> list[float]:
         return sums
     vals = [float(v) for v in values]
     if _fast(rng):  # draws and sums in one pass, no index table
-        return _with_state(rng, kernels.mt_bootstrap_sums, vals, resamples)
+        return cast(list[float], _with_state(rng, kernels.mt_bootstrap_sums, vals, resamples))
     step = _rows_per_chunk(n)
     for start in range(0, resamples, step):
         rows = min(step, resamples - start)
@@ -104,7 +106,7 @@ def bootstrap_sums(values, resamples: int, rng: random.Random) -> list[float]:
     return sums
 
 
-def randomization_sums(diffs, resamples: int, rng: random.Random) -> list[float]:
+def randomization_sums(diffs: Sequence[float], resamples: int, rng: random.Random) -> list[float]:
     """For each of ``resamples`` resamples, the sum (left to right) of
     ``d if rng.random() < 0.5 else -d`` over ``diffs``."""
     n = len(diffs)
@@ -113,7 +115,7 @@ def randomization_sums(diffs, resamples: int, rng: random.Random) -> list[float]
         return sums
     d = [float(x) for x in diffs]
     if _fast(rng):
-        return _with_state(rng, kernels.mt_signed_sums, d, resamples)
+        return cast(list[float], _with_state(rng, kernels.mt_signed_sums, d, resamples))
     step = _rows_per_chunk(2 * n)
     for start in range(0, resamples, step):
         rows = min(step, resamples - start)
@@ -122,7 +124,7 @@ def randomization_sums(diffs, resamples: int, rng: random.Random) -> list[float]
 
 
 @lru_cache(maxsize=8)
-def perl_table(n: int, count: int):
+def perl_table(n: int, count: int) -> Any:
     """ROUGE-1.5.5's draws for ``count`` resamples of ``n`` instances (row r:
     ``srand(r)`` then ``int(rand(n))`` n times), computed once."""
     return kernels.perl_resample_table(n, count)
