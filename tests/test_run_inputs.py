@@ -188,3 +188,33 @@ def test_decoded_lines_counts_lines(tmp_path):
     p = tmp_path / "f.txt"
     p.write_bytes(b"a\r\nb\nc")
     assert [n for n, _ in decoded_lines(p)] == [1, 2, 3]
+
+
+def test_an_input_format_is_one_registration(tmp_path):
+    # a format registered after import (as a plugin would) is accepted by the
+    # config schema, counted for the progress bar and read by a YAML run
+    from rouge2.config.yaml_config import load_config
+    from rouge2.io.inputs import INPUT_FORMATS, InputFormat, InputItem, count_items
+    from rouge2.run.runner import run
+
+    def read_pipes(cfg):  # "task|system|candidate|reference" lines
+        for line in cfg.path.read_text(encoding="utf-8").splitlines():
+            task, system, cand, ref = line.split("|")
+            yield InputItem(task, system, cand, (ref,), ("ref",))
+
+    INPUT_FORMATS.add("pipes", InputFormat(read_pipes, lambda cfg: len(cfg.path.read_text().splitlines())),
+                      "task|system|candidate|reference lines")
+    try:
+        (tmp_path / "rows.txt").write_text("d1|A|the cat sat|the cat sat down\nd1|B|a dog|the cat sat down\n")
+        (tmp_path / "run.yaml").write_text("inputs: {format: pipes, path: rows.txt}\nmeasures: [rouge-1]\n"
+                                           "outputs: {dir: out}\n")
+        cfg = load_config(tmp_path / "run.yaml")
+        assert count_items(cfg.inputs) == 2
+        result = run(cfg)
+        assert sorted(result.variants[None].systems) == ["A", "B"]
+        assert result.variants[None].pairs[("d1", "A")]["rouge-1"].recall == 0.75
+    finally:
+        INPUT_FORMATS.entries.pop("pipes", None)
+        INPUT_FORMATS._lookup.pop("pipes", None)
+    with pytest.raises(UserError, match="inputs.format: 'pipes' is not allowed"):
+        load_config(tmp_path / "run.yaml")

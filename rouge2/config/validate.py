@@ -232,17 +232,20 @@ class Number(Kind):
 
 @dataclass
 class Choice(Kind):
-    choices: Sequence[str] = ()
+    #: the allowed values, or a function giving them when a value is checked
+    #: (a registry's ``names``: components registered after import count too)
+    choices: Sequence[str] | Callable[[], Sequence[str]] = ()
 
     def check(self, ctx, node, key):
-        allowed = "allowed values: " + ", ".join(self.choices)
+        choices = self.choices() if callable(self.choices) else self.choices
+        allowed = "allowed values: " + ", ".join(choices)
         if not is_text(node):
             raise ctx.fail(node, f"{key}: expected one of the allowed values, got {show(node)}; {allowed}")
         value = node.value.strip()
         low = value.lower()
-        if low in self.choices:
+        if low in choices:
             return low
-        raise ctx.fail(node, f"{key}: {value!r} is not allowed{suggest(value, self.choices)}; {allowed}")
+        raise ctx.fail(node, f"{key}: {value!r} is not allowed{suggest(value, choices)}; {allowed}")
 
 
 @dataclass

@@ -307,7 +307,7 @@ def _option(name: str, what: str) -> Apply:
 # schemas, one per section
 
 INPUTS = Section("inputs", {
-    "format": Choice(INPUT_FORMATS),
+    "format": Choice(INPUT_FORMATS.names),
     "path": PathKind("a path"),
     "encoding": Text("an encoding name such as utf-8"),
     "sentences": _option("sentences", "a sentence splitting name"),

@@ -33,13 +33,14 @@ import os
 import re
 import stat
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
 from rouge2.errors import UserError
 from rouge2.files import decoded_lines, file_kind, jsonl_objects, note_folder, read_text
+from rouge2.registry import Registry
 
 __all__ = [
     "DEFAULT_TASK_PATTERN",
@@ -55,7 +56,22 @@ __all__ = [
 
 
 #: the input formats, for ``inputs.format``
-INPUT_FORMATS = ("java-project", "rouge155-xml", "jsonl", "csv", "tsv", "summeval")
+
+
+@dataclass(frozen=True)
+class InputFormat:
+    """How a run reads one input format: ``read(cfg)`` streams the items;
+    ``count(cfg)`` the number of items when it is cheap to know (None: not
+    cheap); ``pairs(cfg)`` the ``(task, system)`` pairs without reading the
+    summaries (None: read the items)."""
+
+    read: Callable[[InputsConfig], Iterator[InputItem]]
+    count: Callable[[InputsConfig], int | None] | None = None
+    pairs: Callable[[InputsConfig], Iterator[tuple[str, str]]] | None = None
+
+
+#: every input format a run reads (``inputs.format``), registered below beside its reader
+INPUT_FORMATS: Registry[InputFormat] = Registry("input format")
 
 
 @dataclass(frozen=True)
@@ -494,20 +510,12 @@ def list_pairs(cfg: InputsConfig) -> Iterator[tuple[str, str]]:
     """The ``(task, system)`` pairs of ``cfg`` in reading order, without
     scoring: java-project and rouge155-xml from the folder listing and the
     settings file alone (no summary is read); rows by reading them."""
-    if cfg.format == "java-project":
-        _, _, systems = _java_layout(cfg)
-        for task in sorted(systems):
-            for name, _ in systems[task]:
-                yield task, name
-    elif cfg.format == "rouge155-xml":
-        from rouge2.io.rouge155 import read_settings
-
-        for ev in read_settings(str(cfg.path)).evaluations:
-            for pid in ev.peers:
-                yield ev.id, pid
-    else:
-        for item in read_inputs(cfg):
-            yield item.task, item.system
+    fmt = INPUT_FORMATS.get(cfg.format)
+    if fmt.pairs is not None:
+        yield from fmt.pairs(cfg)
+        return
+    for item in fmt.read(cfg):
+        yield item.task, item.system
 
 
 def count_items(cfg: InputsConfig) -> int | None:
@@ -516,23 +524,46 @@ def count_items(cfg: InputsConfig) -> int | None:
     file (rouge155-xml), the non-blank lines (jsonl) or rows (csv, tsv) of
     the file.  None when the inputs cannot be counted (the reader then
     reports what is wrong)."""
+    count = INPUT_FORMATS.get(cfg.format).count
+    if count is None:
+        return None
     try:
-        if cfg.format == "java-project":
-            return len(_listing(cfg.path / "system"))
-        if cfg.format == "rouge155-xml":
-            from rouge2.io.rouge155 import read_settings
-
-            return sum(len(ev.peers) for ev in read_settings(str(cfg.path)).evaluations)
-        lines = (line for _, line in decoded_lines(cfg.path, cfg.encoding))
-        if cfg.format == "jsonl":
-            return sum(1 for line in lines if line.strip())
-        if cfg.format in ("csv", "tsv"):
-            rows = csv.reader(lines, delimiter="\t" if cfg.format == "tsv" else ",")
-            next(rows, None)  # the header
-            return sum(1 for row in rows if any(c.strip() for c in row))
+        return count(cfg)
     except (UserError, OSError, csv.Error):
         return None
-    return None
+
+
+def _java_pairs(cfg: InputsConfig) -> Iterator[tuple[str, str]]:
+    _, _, systems = _java_layout(cfg)
+    for task in sorted(systems):
+        for name, _ in systems[task]:
+            yield task, name
+
+
+def _rouge155_pairs(cfg: InputsConfig) -> Iterator[tuple[str, str]]:
+    from rouge2.io.rouge155 import read_settings  # the settings reader sits beside this module's readers
+
+    for ev in read_settings(str(cfg.path)).evaluations:
+        for pid in ev.peers:
+            yield ev.id, pid
+
+
+def _rouge155_count(cfg: InputsConfig) -> int:
+    from rouge2.io.rouge155 import read_settings
+
+    return sum(len(ev.peers) for ev in read_settings(str(cfg.path)).evaluations)
+
+
+def _jsonl_count(cfg: InputsConfig) -> int:
+    return sum(1 for _, line in decoded_lines(cfg.path, cfg.encoding) if line.strip())
+
+
+def _rows_count(delimiter: str) -> Callable[[InputsConfig], int]:
+    def count(cfg: InputsConfig) -> int:
+        rows = csv.reader((line for _, line in decoded_lines(cfg.path, cfg.encoding)), delimiter=delimiter)
+        next(rows, None)  # the header
+        return sum(1 for row in rows if any(c.strip() for c in row))
+    return count
 
 
 # ---------------------------------------------------------------------------
@@ -565,16 +596,19 @@ def read_summeval(cfg: InputsConfig) -> Iterator[InputItem]:
 
 def read_inputs(cfg: InputsConfig) -> Iterator[InputItem]:
     """The items of ``cfg`` as a stream."""
-    if cfg.format == "java-project":
-        return read_java_project(cfg)
-    if cfg.format == "rouge155-xml":
-        return read_rouge155_xml(cfg)
-    if cfg.format == "jsonl":
-        return read_jsonl(cfg)
-    if cfg.format == "csv":
-        return read_delimited(cfg, ",")
-    if cfg.format == "tsv":
-        return read_delimited(cfg, "\t")
-    if cfg.format == "summeval":
-        return read_summeval(cfg)
-    raise UserError(f"unknown input format {cfg.format!r}")
+    return INPUT_FORMATS.get(cfg.format).read(cfg)
+
+
+INPUT_FORMATS.add("java-project", InputFormat(read_java_project, lambda cfg: len(_listing(cfg.path / "system")),
+                                              _java_pairs),
+                  "the Java ROUGE 2.0 layout: a folder with reference/ and system/ (task_system.txt)")
+INPUT_FORMATS.add("rouge155-xml", InputFormat(read_rouge155_xml, _rouge155_count, _rouge155_pairs),
+                  "a ROUGE-1.5.5 settings file (XML) and the files it names")
+INPUT_FORMATS.add("jsonl", InputFormat(read_jsonl, _jsonl_count),
+                  "one JSON object a line: task, system, candidate, references")
+INPUT_FORMATS.add("csv", InputFormat(lambda cfg: read_delimited(cfg, ","), _rows_count(",")),
+                  "a CSV file with a header row naming the columns")
+INPUT_FORMATS.add("tsv", InputFormat(lambda cfg: read_delimited(cfg, "\t"), _rows_count("\t")),
+                  "a tab-separated file with a header row naming the columns")
+INPUT_FORMATS.add("summeval", InputFormat(read_summeval),
+                  "the SummEval release's JSONL (doc_id, ref_summ or ref_summs, sys_summs)")
