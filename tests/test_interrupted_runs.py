@@ -635,7 +635,9 @@ def test_a_signal_to_the_whole_group_ends_a_run_whose_workers_are_starting(tmp_p
     assert stderr == f"rouge2: stopped by {sig}; no output file was changed\n"  # no worker traceback
     assert not out.exists()
     workers = [int(p.name.split("-")[1]) for p in marks.iterdir() if p.name.startswith("worker-")]
-    assert len(workers) == 2
+    # paused at the fork, the second worker is forked after the signal: the stopping run may
+    # kill it before it runs a line (its mark), so only the first is sure to have marked
+    assert len(workers) == 2 if point == "start-up" else 1 <= len(workers) <= 2
     deadline = time.monotonic() + 5  # no worker outlives the run
     while time.monotonic() < deadline and any(_alive(w) for w in workers):
         time.sleep(0.02)
