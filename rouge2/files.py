@@ -272,14 +272,20 @@ def decoded_lines(path: str | os.PathLike, encoding: str = "utf-8",
                   what: str = "file") -> Iterator[tuple[int, str]]:
     """``(line number, line with its ending)`` of a text file, streamed (no
     size limit; each line at most :func:`max_file_bytes`)."""
+    p, handle = _open_text_file(path, encoding, what)
+    with handle:
+        yield from stream_lines(handle, p, encoding, what)
+
+
+def _open_text_file(path: str | os.PathLike, encoding: str, what: str) -> tuple[Path, IO[bytes]]:
+    """A regular file, checked, opened for reading in binary, with a known
+    ``encoding``; its path as checked (an error is one line)."""
     p = check_regular(path, what)
     check_encoding(encoding)
     try:
-        handle = open(p, "rb")  # noqa: SIM115 - closed by the with below (an open error is one line)
+        return p, open(p, "rb")  # the caller closes it
     except OSError as exc:
         raise UserError(f"{p}: cannot read the {what}: {exc.strerror}") from None
-    with handle:
-        yield from stream_lines(handle, p, encoding, what)
 
 
 def stream_lines(handle: IO[bytes], name: str | os.PathLike, encoding: str = "utf-8",
@@ -355,12 +361,7 @@ def stream_line_batches(handle: IO[bytes], name: str | os.PathLike, encoding: st
 def decoded_line_batches(path: str | os.PathLike, encoding: str = "utf-8",
                          what: str = "file") -> Iterator[list[str]]:
     """:func:`stream_line_batches` of a text file (checked as :func:`decoded_lines` checks it)."""
-    p = check_regular(path, what)
-    check_encoding(encoding)
-    try:
-        handle = open(p, "rb")  # noqa: SIM115 - closed by the with below (an open error is one line)
-    except OSError as exc:
-        raise UserError(f"{p}: cannot read the {what}: {exc.strerror}") from None
+    p, handle = _open_text_file(path, encoding, what)
     with handle:
         yield from stream_line_batches(handle, p, encoding, what)
 
