@@ -9,6 +9,7 @@ See docs/safety.md.
 from __future__ import annotations
 
 import math
+import os
 
 from rouge2.errors import UserError
 
@@ -24,6 +25,14 @@ MAX_NGRAM_RANGE = 100
 MAX_VARIANTS = 1_000
 #: scores a run with variants holds (variants x summaries x measures)
 MAX_VARIANT_GRID = 20_000_000
+
+
+def usable_cores() -> int:
+    """The CPU cores this process may run on (what a count of 0, "one per core", means)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
 
 
 def check_count(value: object, what: str, minimum: int, maximum: int) -> int:

@@ -10,9 +10,10 @@ messages.
 from __future__ import annotations
 
 import argparse
-import os
+from collections.abc import Callable
 from typing import Any
 
+from rouge2.limits import usable_cores
 from rouge2.scoring.options import REGISTRY_OPTIONS, Options
 
 _UNSET = None
@@ -73,21 +74,23 @@ def add_option_flags(parser: argparse.ArgumentParser) -> None:
                         f"and F from them, as ROUGE-1.5.5 prints")
 
 
-def _threads(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of threads, got {text!r}") from None
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"expected 0 (one per core) or more, got {n}")
-    if n == 0:
-        n = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return n
+def per_core_count(unit: str) -> Callable[[str], int]:
+    """An argparse type: a whole number of ``unit`` (threads, processes), 0
+    meaning one per usable CPU core."""
+    def count(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number of {unit}, got {text!r}") from None
+        if n < 0:
+            raise argparse.ArgumentTypeError(f"expected 0 (one per core) or more, got {n}")
+        return n or usable_cores()
+    return count
 
 
 def add_threads_flag(parser: argparse.ArgumentParser) -> None:
     """Add ``--threads N`` (not an option of the scores: the results are the same)."""
-    parser.add_argument("--threads", type=_threads, default=1, metavar="N",
+    parser.add_argument("--threads", type=per_core_count("threads"), default=1, metavar="N",
                         help="score N chunks of pairs at a time, in threads of this process (the C "
                              "kernels run without the GIL; results identical to one thread; "
                              "0 = one per usable CPU core; default 1)")

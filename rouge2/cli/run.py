@@ -10,27 +10,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from rouge2.cli.options import add_threads_flag
+from rouge2.cli.options import add_threads_flag, per_core_count
 from rouge2.errors import UserError
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # one line, through UserError
         raise UserError(f"{message} (see 'rouge2 {self.prog.split()[-1]} -h')")
-
-
-def _jobs(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of processes, got {text!r}") from None
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"expected 0 (one per core) or more, got {n}")
-    if n == 0:
-        import os
-
-        n = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return n
 
 
 def run_main(argv: list[str]) -> int:
@@ -47,7 +33,7 @@ def run_main(argv: list[str]) -> int:
                         help="do not print the console table (files are still written)")
     parser.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                         help="progress bar on stderr: auto = only on a terminal")
-    parser.add_argument("--jobs", "-j", type=_jobs, default=1, metavar="N",
+    parser.add_argument("--jobs", "-j", type=per_core_count("processes"), default=1, metavar="N",
                         help="score and compute the statistics in up to N processes, at most one "
                              "per usable CPU core (results identical to one process; "
                              "0 = one per CPU core; default 1)")

@@ -11,13 +11,12 @@ read as numbers the way Perl does (``perl_num``).
 from __future__ import annotations
 
 import math
-import os
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from rouge2.errors import UserError
-from rouge2.limits import MAX_NGRAM_RANGE, MAX_RESAMPLES
+from rouge2.limits import MAX_NGRAM_RANGE, MAX_RESAMPLES, usable_cores
 from rouge2.measures import MAX_WEIGHT
 
 # letters taking a value / plain flags, as the script declares them
@@ -173,9 +172,7 @@ def _jobs_value(text: str) -> int:
         raise UserError(f"option --jobs needs a whole number of processes, got {text!r}") from None
     if n < 0:
         raise UserError(f"option --jobs needs 0 (one per CPU core) or more, got {n}")
-    if n == 0:
-        n = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return n
+    return n or usable_cores()
 
 
 def parse_args(argv: list[str]) -> Options:

@@ -48,6 +48,7 @@ from typing import Any
 from rouge2.io.atomic import blocked_stop_signals, deferred_signals, unblock_stop_signals
 from rouge2.io.inputs import InputItem
 from rouge2.io.topic_report import TopicCoverage
+from rouge2.limits import usable_cores
 from rouge2.measures.aspect_coverage import AspectCoverage
 from rouge2.measures.base import PairStats
 from rouge2.scoring.batch import CHUNK, PYTHON_LOCK, batch_plan, ordered_map
@@ -292,14 +293,6 @@ def _runs(items: Iterable[InputItem], size: int) -> Iterator[list[InputItem]]:
             chunk = []
     if chunk:
         yield chunk
-
-
-def usable_cores() -> int:
-    """The CPU cores this process may run on."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
 
 
 def _call_units(units: list[tuple[Callable, tuple, dict]]) -> list:
