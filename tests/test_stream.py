@@ -14,6 +14,8 @@ import random
 from array import array
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import rouge2
 from rouge2.cli import main
@@ -129,9 +131,9 @@ def test_cli_streams_the_numbers_of_evaluate(tmp_path, capsys):
     per_pair = rouge2.score_corpus(preds, references)
     stats = rouge2.corpus_stats(list(zip(preds, references)))
     assert [r["line"] for r in rows] == list(range(1, 201))
-    for row, scores, st in zip(rows, per_pair, stats):
+    for row, scores, got_stats in zip(rows, per_pair, stats):
         assert row["scores"] == {m: s._asdict() for m, s in scores.items()}
-        assert row["stats"] == {m: [list(x) for x in v] for m, v in st.items()}
+        assert row["stats"] == {m: [list(x) for x in v] for m, v in got_stats.items()}
 
 
 def test_cli_per_summary_keeps_systems_in_order(tmp_path, capsys):
@@ -175,3 +177,78 @@ def test_threads_give_the_numbers_of_one_thread_on_a_stream(monkeypatch):
     two = rouge2.evaluate(iter(preds), iter(references), resamples=0, threads=2)
     assert two.columns == one.columns
     assert two.per_summary == one.per_summary and two.stats == one.stats
+
+
+# -- chunk-wise checks and flat columns (issue 22 target 6: evaluate without per-pair work) ------
+
+def _first_error(preds, references):
+    """The error of checking pair after pair, as evaluate documents it: pair
+    n's references, then its prediction, then (at the end of the shorter
+    side) the count mismatch."""
+    for n in range(min(len(preds), len(references))):
+        r, p = references[n], preds[n]
+        if isinstance(r, list):
+            for j, x in enumerate(r):
+                if not isinstance(x, str):
+                    return f"references[{n}][{j}]"
+        elif not isinstance(r, str):
+            return f"references[{n}]"
+        if not isinstance(p, str):
+            return f"predictions[{n}]"
+    if len(preds) != len(references):
+        return f"{len(preds)} predictions but {len(references)} references"
+    return None
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.integers(1, 40), st.integers(-3, 3), st.lists(st.tuples(st.sampled_from(["p", "r", "rl"]),
+                                                                   st.integers(0, 45)), max_size=2))
+def test_iterators_are_checked_a_chunk_at_a_time_with_the_pair_by_pair_errors(monkeypatch, n, extra, bad):
+    """Whatever the chunk boundaries, evaluate on iterators raises the error of
+    the first bad pair in order (or the count mismatch), as a pair-by-pair
+    check would; good input scores as lists do."""
+    monkeypatch.setattr(stream, "CHUNK", 7)
+    preds, references = corpus(n, seed=n)
+    references = (references + corpus(max(extra, 0), seed=99)[1])[:max(n + extra, 1)]
+    for where, k in bad:
+        if where == "p" and k < len(preds):
+            preds[k] = None
+        elif where == "r" and k < len(references):
+            references[k] = 3
+        elif where == "rl" and k < len(references):
+            references[k] = ["fine", None]
+    expected = _first_error(preds, references)
+    if expected is None:
+        got = rouge2.evaluate(iter(preds), iter(references), ["rouge-1"], resamples=0)
+        assert got.columns == rouge2.evaluate(preds, references, ["rouge-1"], resamples=0).columns
+        return
+    with pytest.raises((TypeError, ValueError)) as err:
+        rouge2.evaluate(iter(preds), iter(references), ["rouge-1"], resamples=0)
+    assert expected in str(err.value)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.one_of(st.integers(-2 ** 31 - 2, 2 ** 31 + 1).map(float),
+                          st.floats(allow_nan=True, allow_infinity=True)), max_size=30),
+       st.integers(0, 32), st.integers(1, 5))
+def test_int_column_is_the_whole_numbers_or_none_in_c_and_python(values, start, step):
+    """kernels.int_column (C when built) equals its pure-Python definition, and
+    that is the int32 column of values[start::step] when every one is whole and fits."""
+    from rouge2 import kernels
+    from rouge2.kernels import python as py_kernels
+
+    buf = array("d", values)
+    part = values[start::step]
+    fits = all(x == x and abs(x) != float("inf") and x == int(x) and -2 ** 31 <= x < 2 ** 31 for x in part)
+    want = array("i", [int(x) for x in part]).tobytes() if fits else None
+    assert py_kernels.int_column(buf, start, step) == want
+    assert kernels.int_column(buf, start, step) == want
+
+
+def test_columns_keep_a_fractional_count_as_a_float():
+    """A measure counted "in integers" whose statistic is not whole keeps it as
+    it is (the column becomes 'd'), not cut to an int."""
+    cols = PairColumns(["m"])
+    cols.add_flat(array("d", [1.0, 2.0, 3.0, 2.0, 2.5, 5.0, 6.0, 5.0]), [0, 1, 2], [True])
+    assert cols.stats(1)["m"] == [(2.5, 5.0, 6.0)]
+    assert cols.stats(0)["m"] == [(1, 2, 3)]

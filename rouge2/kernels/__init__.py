@@ -46,6 +46,9 @@ options, multi-reference modes or result objects.
     :func:`rouge2.stats.prf.prf_many` alone, which has the definitions.
 ``records(values, names, factory)``
     per pair ``{name: factory(P, R, F)}`` from a flat array of floats.
+``int_column(values, start, step)``
+    ``values[start::step]`` of a float64 buffer as int32 bytes, or None when
+    one is not a whole number within 32 bits (the stream's count columns).
 ``perl_resample_table(n, count)``, ``indexed_sums(values, table, n)``
     ROUGE-1.5.5's bootstrap draws (Perl's srand/rand) as a flat int32 table,
     and per row of ``n`` indices the sum of the values there (left to right).
@@ -133,6 +136,7 @@ mt_bootstrap_sums = _impl.mt_bootstrap_sums
 mt_signed_sums = _impl.mt_signed_sums
 prf_many = _C.prf_many if _C is not None else None
 records = _C.records if _C is not None else None
+int_column = _C.int_column if _C is not None else python.int_column
 # meta-evaluation's resampling loops (stats_kernels.h), C only: without them
 # rouge2.stats.correlation computes the same numbers itself
 corr_resample = _C.corr_resample if _C is not None else None
@@ -196,6 +200,7 @@ __all__ = [
     "corr_permute",
     "corr_resample",
     "indexed_sums",
+    "int_column",
     "lcs_length",
     "lcs_marks",
     "mask_lcs_length",

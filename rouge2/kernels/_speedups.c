@@ -16,7 +16,7 @@
  *   analyze.h: the batch path's text analysis (analyze_pairs, raw_words)
  *   batch.h: its counting (score_pairs), and union_lcs_hit / wlcs_raw for
  *       one pair
- *   prf.h: bulk P/R/F (prf_many) and records
+ *   prf.h: bulk P/R/F (prf_many), records and int_column
  *
  * The pure-Python versions in rouge2/kernels/python.py are the reference;
  * tests/test_speedups.py, tests/test_batch.py and
@@ -1744,6 +1744,7 @@ static PyMethodDef speedups_methods[] = {
     {"wlcs_raw", (PyCFunction)(void (*)(void))wlcs_raw_py, METH_FASTCALL, wlcs_raw_doc},
     {"prf_many", (PyCFunction)(void (*)(void))prf_many, METH_FASTCALL, prf_many_doc},
     {"records", (PyCFunction)(void (*)(void))records, METH_FASTCALL, records_doc},
+    {"int_column", (PyCFunction)(void (*)(void))int_column, METH_FASTCALL, int_column_doc},
     STATS_KERNEL_METHODS
     {NULL, NULL, 0, NULL},
 };

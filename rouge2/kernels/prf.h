@@ -447,3 +447,64 @@ done:
     PyBuffer_Release(&vb);
     return out;
 }
+
+PyDoc_STRVAR(int_column_doc,
+"int_column(values, start, step, /) -> bytes | None\n\n"
+"values[start::step] of a float64 buffer as int32 bytes (array('i')),\n"
+"or None when one of them is not a whole number within 32 bits (the\n"
+"caller then keeps the floats).");
+
+static PyObject *
+int_column(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_buffer vb;
+    Py_ssize_t start, step, n, i, count;
+    const double *v;
+    int32_t *o;
+    int ok = 1;
+    PyObject *out = NULL;
+    if (nargs != 3) {
+        PyErr_Format(PyExc_TypeError, "int_column expected 3 arguments, got %zd", nargs);
+        return NULL;
+    }
+    start = PyLong_AsSsize_t(args[1]);
+    step = PyLong_AsSsize_t(args[2]);
+    if ((start == -1 || step == -1) && PyErr_Occurred())
+        return NULL;
+    if (start < 0 || step < 1) {
+        PyErr_SetString(PyExc_ValueError, "int_column: start >= 0 and step >= 1");
+        return NULL;
+    }
+    if (PyObject_GetBuffer(args[0], &vb, PyBUF_SIMPLE) < 0)
+        return NULL;
+    if (vb.len % 8 != 0) {
+        PyErr_SetString(PyExc_ValueError, "int_column: values must be float64");
+        goto done;
+    }
+    n = vb.len / 8;
+    count = start < n ? (n - start + step - 1) / step : 0;
+    out = PyBytes_FromStringAndSize(NULL, count * (Py_ssize_t)sizeof(int32_t));
+    if (out == NULL)
+        goto done;
+    v = (const double *)vb.buf;
+    o = (int32_t *)PyBytes_AS_STRING(out);
+    Py_BEGIN_ALLOW_THREADS
+    for (i = 0; i < count; i++) {
+        double x = v[start + i * step];
+        /* a whole number in int32's range (NaN fails both tests) */
+        if (!(x >= -2147483648.0 && x <= 2147483647.0) || x != (double)(int32_t)x) {
+            ok = 0;
+            break;
+        }
+        o[i] = (int32_t)x;
+    }
+    Py_END_ALLOW_THREADS
+    if (!ok) {
+        Py_CLEAR(out);
+        out = Py_None;
+        Py_INCREF(out);
+    }
+done:
+    PyBuffer_Release(&vb);
+    return out;
+}

@@ -229,6 +229,21 @@ def perl_resample_table(n: int, count: int) -> bytes:
     return out.tobytes()
 
 
+def int_column(values, start: int, step: int) -> bytes | None:
+    """``values[start::step]`` of a float64 buffer as int32 bytes
+    (``array('i')``), or None when one of them is not a whole number within
+    32 bits."""
+    if start < 0 or step < 1:
+        raise ValueError("int_column: start >= 0 and step >= 1")
+    part = memoryview(values).cast("B").cast("d")[start::step]
+    out = array("i")
+    for x in part:
+        if not (-2147483648.0 <= x <= 2147483647.0) or x != int(x):
+            return None
+        out.append(int(x))
+    return out.tobytes()
+
+
 def indexed_sums(values, table, n: int) -> list[float]:
     """For each row of ``n`` indices in ``table``, the sum of ``values`` at
     those indices, added left to right from 0.0."""

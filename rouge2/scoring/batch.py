@@ -50,7 +50,7 @@ from rouge2.measures.base import Measure, PairStats, batch_spec
 from rouge2.measures.lcs import WLCS
 from rouge2.scoring.checks import check_references, check_text
 from rouge2.scoring.topic_batch import TopicBatch, chunk_texts, shared_tokens
-from rouge2.stats.combine import combine, combine_many, entry_stats
+from rouge2.stats.combine import combine, combine_many, combine_values, entry_stats
 
 #: pairs scored per kernel call; only the vocabulary outlives a chunk
 CHUNK = 4096
@@ -419,6 +419,17 @@ class BatchPlan:
         o = self.scorer.options
         return combine_many(self._batch_measures, self.batch_names, res.stats, res.ref_starts,
                             o.multi_reference, o.alpha, o.rounding, use_c=use_c)
+
+    def prf_values(self, res: Chunk) -> bytes | None:
+        """The chunk's P, R and F as flat float64 bytes (three per pair and
+        measure, in the scorer's measure order; the floats :meth:`scores`
+        gives), or None when some measure is scored pair by pair or the C
+        kernels are not there."""
+        if self.rest_names:
+            return None
+        o = self.scorer.options
+        return combine_values(self._batch_measures, res.stats, res.ref_starts, o.multi_reference, o.alpha,
+                              o.rounding)
 
     def _rest_scores(self, res: Chunk) -> list[dict]:
         o = self.scorer.options

@@ -24,7 +24,7 @@ import json
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import zip_longest
+from itertools import count, islice
 from typing import Any
 
 from rouge2 import schemas
@@ -170,28 +170,49 @@ def _check_sequences(predictions: Sequence[Any], references: Sequence[Any]) -> N
         check_text(p, f"predictions[{i}]")
 
 
-def _checked_pairs(predictions: Iterable[Any], references: Iterable[Any],
-                   counts: set[int]) -> Iterator[tuple[Any, Any]]:
-    """``(prediction, [references])`` pairs, each checked as it comes (an
-    iterator is read once, a chunk at a time); ``counts`` collects the
-    numbers of references per prediction."""
+def _checked_chunks(predictions: Iterable[Any], references: Iterable[Any], counts: set[int],
+                    size: int) -> Iterator[list[tuple[Any, Any]]]:
+    """``(prediction, [references])`` pairs, ``size`` at a time, each chunk
+    checked as it comes (an iterator is read once, a chunk at a time);
+    ``counts`` collects the numbers of references per prediction.  The
+    errors are those of checking pair after pair: the first bad pair's,
+    then a count mismatch."""
     if isinstance(references, str):
         raise TypeError("references must be a list with one entry per prediction (a text, or a "
                         "list of texts when there are several references)")
-    end = object()
-    pairs = zip_longest(predictions, references, fillvalue=end)
-    for n, (p, r) in enumerate(pairs):
-        if p is end or r is end:
-            longer = n + 1 + sum(1 for _ in pairs)
-            raise _count_error(n if p is end else longer, longer if p is end else n)
+    preds, refs = iter(predictions), iter(references)
+    done = 0
+    while True:
+        ps, rs = list(islice(preds, size)), list(islice(refs, size))
+        if not ps and not rs:
+            break
+        if set(map(type, ps)) == {str} and set(map(type, rs)) == {str} and len(ps) == len(rs):
+            counts.add(1)  # the common case: texts against one text each
+            yield list(zip(ps, rs))
+        else:
+            checked = _checked_chunk(ps, rs, done, counts)
+            if len(ps) != len(rs):
+                n = done + min(len(ps), len(rs))
+                longer = done + max(len(ps), len(rs)) + sum(1 for _ in (refs if len(rs) > len(ps) else preds))
+                raise _count_error(n if len(ps) < len(rs) else longer, longer if len(ps) < len(rs) else n)
+            yield checked
+        done += len(ps)
+    if not counts:
+        raise ValueError("predictions is empty: give at least one text to score")
+
+
+def _checked_chunk(ps: list[Any], rs: list[Any], done: int, counts: set[int]) -> list[tuple[Any, Any]]:
+    """The pairs of ``ps`` and ``rs`` (as far as both go) checked one by one
+    (``done``: the pairs before them)."""
+    out = []
+    for n, p, r in zip(count(done), ps, rs):
         if type(r) is str:  # one reference: the text itself (as every door takes it)
             counts.add(1)
         else:
             r = _reference_list(r, n)
             counts.add(len(r))
-        yield (p if type(p) is str else check_text(p, f"predictions[{n}]")), r
-    if not counts:
-        raise ValueError("predictions is empty: give at least one text to score")
+        out.append(((p if type(p) is str else check_text(p, f"predictions[{n}]")), r))
+    return out
 
 
 class MultiReferenceNote(UserWarning):
@@ -273,10 +294,10 @@ def evaluate(predictions: Iterable[Any], references: Iterable[Any],
     counts: set[int] = set()
     phase = _phase(progress, "scoring", len(predictions) if sized else None,  # type: ignore[arg-type]
                    "summaries")
-    pairs = _checked_pairs(predictions, references, counts)
-    tick = phase.tick if phase is not None else None
     stream = CorpusStream(scorer, measures, keep_stats=keep_stats, explain=explain_synonyms)
-    columns = stream.feed(pairs, tick=tick, threads=threads)
+    chunks = _checked_chunks(predictions, references, counts, stream.chunk)
+    tick = phase.tick if phase is not None else None
+    columns = stream.feed_chunks(chunks, tick=tick, threads=threads)
     if phase is not None:
         phase.close()
     nrefs = _counts_note(counts)

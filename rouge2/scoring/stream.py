@@ -25,6 +25,7 @@ from itertools import islice
 from operator import itemgetter
 from typing import Any
 
+from rouge2.kernels import int_column
 from rouge2.measures.base import PairStats
 from rouge2.measures.lcs import WLCS
 from rouge2.scoring.batch import CHUNK, PYTHON_LOCK, batch_plan, ordered_map, per_pair_scores
@@ -34,6 +35,22 @@ from rouge2.synonyms.explain import MatchTable, coverage
 #: the three statistics of a reference entry, in PairStats order
 _STAT_FIELDS = 3
 _PRECISION, _RECALL, _FMEASURE = (itemgetter(Score._fields.index(f)) for f in ("precision", "recall", "fmeasure"))
+
+
+def _float_array(vals: Any) -> array:
+    """``vals`` (a float64 buffer or a list of numbers) as an ``array('d')``."""
+    if isinstance(vals, list):
+        return array("d", vals)
+    out = array("d")
+    out.frombytes(memoryview(vals).cast("B"))
+    return out
+
+
+def _whole(part: array) -> list[Any]:
+    """The values of a count column: ints, or the floats as they are when one
+    is not a whole number (the column then becomes ``'d'``)."""
+    values = part.tolist()
+    return [int(v) for v in values] if all(v.is_integer() for v in values) else values
 
 
 def _grow(col: array, values: Iterable[Any]) -> array:
@@ -111,27 +128,38 @@ class PairColumns:
                 starts.append(starts[-1] + c)
         self._entries += sum(counts)
 
-    def add_flat(self, vals: list, ref_starts: Sequence[int], ints: Sequence[bool]) -> None:
-        """The statistics of a batch chunk: ``vals`` laid out as
+    def add_prf(self, values: bytes, npairs: int) -> None:
+        """P, R and F of ``npairs`` pairs as :func:`rouge2.stats.prf.prf_values`
+        lays them out (float64, three per pair and measure): the same floats
+        as :meth:`add_scores` of their :class:`Score` objects, without them."""
+        flat = array("d")
+        flat.frombytes(values)
+        step = 3 * len(self.names)
+        for k, m in enumerate(self.names):
+            self.precision[m].extend(flat[3 * k::step])
+            self.recall[m].extend(flat[3 * k + 1::step])
+            self.fmeasure[m].extend(flat[3 * k + 2::step])
+        self.n += npairs
+
+    def add_flat(self, vals: Any, ref_starts: Sequence[int], ints: Sequence[bool]) -> None:
+        """The statistics of a batch chunk: ``vals`` (float64) laid out as
         :class:`~rouge2.scoring.batch.StatsChunk` lays them (four values per
         entry and measure), ``ints[k]``: measure ``k`` counts in integers."""
         if not self.keep_stats:
             return
         m = len(self.names)
         step = 4 * m
+        floats = _float_array(vals)
         for k, name in enumerate(self.names):
             cols = self._stats[name]
             for f in range(_STAT_FIELDS):
-                part = vals[4 * k + f::step]
                 col = cols[f]
-                if ints[k] and col.typecode != "d":
-                    size = len(col)
-                    try:
-                        col.extend(map(int, part))
-                        continue
-                    except OverflowError:  # a count beyond 32 bits: undo the part, widen the column
-                        del col[size:]
-                cols[f] = _grow(col, map(int, part) if ints[k] else part)
+                packed = int_column(floats, 4 * k + f, step) if ints[k] and col.typecode == "i" else None
+                if packed is not None:
+                    col.frombytes(packed)
+                else:
+                    part = floats[4 * k + f::step]
+                    cols[f] = _grow(col, part.tolist() if not ints[k] else _whole(part))
         self._add_counts([ref_starts[p + 1] - ref_starts[p] for p in range(len(ref_starts) - 1)])
 
     def add_objects(self, stats: Sequence[dict[str, list[PairStats]]]) -> None:
@@ -185,6 +213,8 @@ class CorpusStream:
         self.sink = sink
         self._ints = [not isinstance(m, WLCS) for m in scorer.measures.values()]
         self.explain = explain
+        #: pairs scored at a time by :meth:`feed` (the module's CHUNK when made)
+        self.chunk = CHUNK
         #: the synonym matches used (None unless explaining a scorer with synonyms)
         self.matches = MatchTable() if explain and scorer.relation is not None and scorer.synonyms is not None \
             else None
@@ -215,10 +245,15 @@ class CorpusStream:
             cols.add_objects(stats)
         else:
             assert plan is not None
-            scores = plan.scores(res)
-            cols.add_scores(scores)
+            values = plan.prf_values(res) if self.sink is None else None
+            if values is not None:  # no objects: the floats go straight to the columns
+                scores = []
+                cols.add_prf(values, len(res.ref_starts) - 1)
+            else:
+                scores = plan.scores(res)
+                cols.add_scores(scores)
             if cols.keep_stats:
-                cols.add_flat(plan.full_stats(res).tolist(), res.ref_starts, self._ints)
+                cols.add_flat(plan.full_stats(res), res.ref_starts, self._ints)
             stats = plan.stats_dicts(res) if self.sink is not None else []
         if self.sink is not None:
             self.sink(scores, stats)
@@ -255,10 +290,15 @@ class CorpusStream:
         """Score every pair of ``pairs`` (any iterable; held ``chunk`` pairs at a
         time, default :data:`~rouge2.scoring.batch.CHUNK`; ``threads`` chunks
         counted at a time, appended in order: the same numbers)."""
+        return self.feed_chunks(_chunks(pairs, chunk or self.chunk), tick, threads)
+
+    def feed_chunks(self, chunks: Iterable[list], tick: Callable[[int], None] | None = None,
+                    threads: int = 1) -> PairColumns:
+        """:meth:`feed` of pairs that come as lists (chunks), each scored as one."""
         def counted(part: list) -> tuple[list, Any]:
             return part, self._counted(part)
 
-        for part, res in ordered_map(counted, _chunks(pairs, chunk or CHUNK), threads):
+        for part, res in ordered_map(counted, chunks, threads):
             self._append(part, res)
             if tick is not None:
                 tick(len(part))

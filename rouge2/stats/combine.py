@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from rouge2.errors import UserError
 from rouge2.measures.base import Measure, PairStats
 from rouge2.registry import Registry
-from rouge2.stats.prf import ZERO_SCORE, Score, finish, fmeasure, scores_many
+from rouge2.stats.prf import ZERO_SCORE, Score, finish, fmeasure, prf_values, scores_many
 
 MULTI_REFERENCE: Registry[str] = Registry("multi-reference mode")
 MULTI_REFERENCE.add("pooled", "pooled", "ROUGE-1.5.5 -f A: hits and counts summed over references",
@@ -112,6 +112,16 @@ def entry_stats(stats: Sequence[float], e: int, m: int, k: int) -> tuple[PairSta
 
 #: each mode's code for the bulk kernel (rouge2.stats.prf.scores_many)
 _MODE_CODES = {"pooled": 0, "best": 1, "max-f": 2, "average": 3}
+
+
+def combine_values(measures: Sequence[Measure], stats: Sequence[float], ref_starts: Sequence[int],
+                   mode: str = "pooled", alpha: float = 0.5, rounding: str = "none") -> bytes | None:
+    """:func:`combine_many`'s P, R and F as flat float64 bytes (``(P, R, F)``
+    at ``(p * M + k) * 3``), in C; None where :func:`combine_many` would not
+    use the C kernel (the caller then takes the Score objects)."""
+    if mode not in _MODE_CODES:
+        raise MULTI_REFERENCE.unknown(mode)
+    return prf_values(measures, stats, ref_starts, _MODE_CODES[mode], alpha, rounding)
 
 
 def combine_many(measures: Sequence[Measure], names: Sequence[str], stats: Sequence[float],

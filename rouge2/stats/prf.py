@@ -99,20 +99,33 @@ def kernel_prf_spec(measure: Measure) -> tuple[float, int] | None:
     return None
 
 
-def scores_many(measures: Sequence[Measure], names: Sequence[str], stats: Any, ref_starts: Any,
-                mode_code: int, alpha: float, rounding: str) -> list[dict[str, Score]] | None:
-    """Per pair ``{name: Score}`` from a batch statistics array, in bulk in C:
-    ``mode_code`` is the multi-reference mode's kernel code (see
+def prf_values(measures: Sequence[Measure], stats: Any, ref_starts: Any, mode_code: int, alpha: float,
+               rounding: str) -> bytes | None:
+    """P, R and F of every pair and measure from a batch statistics array, in
+    bulk in C: float64 bytes, ``(P, R, F)`` at ``(p * M + k) * 3``
+    (``mode_code``: the multi-reference mode's kernel code, see
     :mod:`rouge2.stats.combine`).  None when the C kernels are not built or a
     measure's P/R are not the kernel's (the caller then combines pair by
     pair with :func:`finish`)."""
-    if kernels.prf_many is None or kernels.records is None:
+    if kernels.prf_many is None:
         return None
     specs = [kernel_prf_spec(m) for m in measures]
     known = [s for s in specs if s is not None]
     if len(known) != len(specs):
         return None
-    values = kernels.prf_many(stats, ref_starts, [w for w, _ in known], [k for _, k in known],
-                              mode_code, float(alpha), rounding == "rouge155")
+    values: bytes = kernels.prf_many(stats, ref_starts, [w for w, _ in known], [k for _, k in known],
+                                     mode_code, float(alpha), rounding == "rouge155")
+    return values
+
+
+def scores_many(measures: Sequence[Measure], names: Sequence[str], stats: Any, ref_starts: Any,
+                mode_code: int, alpha: float, rounding: str) -> list[dict[str, Score]] | None:
+    """Per pair ``{name: Score}`` from a batch statistics array, in bulk in C
+    (:func:`prf_values` packed into :class:`Score` objects); None as there."""
+    if kernels.records is None:
+        return None
+    values = prf_values(measures, stats, ref_starts, mode_code, alpha, rounding)
+    if values is None:
+        return None
     out: list[dict[str, Score]] = kernels.records(values, tuple(names), Score)
     return out
