@@ -1721,6 +1721,7 @@ static PyTypeObject Rouge155StemmerType = {
 #include "batch.h"
 #include "prf.h"
 #include "stats_kernels.h"
+#include "paired.h"
 
 /* ------------------------------------------------------------------ */
 
@@ -1745,6 +1746,7 @@ static PyMethodDef speedups_methods[] = {
     {"prf_many", (PyCFunction)(void (*)(void))prf_many, METH_FASTCALL, prf_many_doc},
     {"records", (PyCFunction)(void (*)(void))records, METH_FASTCALL, records_doc},
     STATS_KERNEL_METHODS
+    PAIRED_KERNEL_METHODS
     {NULL, NULL, 0, NULL},
 };
 
