@@ -362,6 +362,53 @@ pb_lists(const double *out, Py_ssize_t ncols, Py_ssize_t rows)
     return all;
 }
 
+/* the sums of every resample over the n-task columns set in w->cols, and
+   the advanced state: (list of ncols lists, state); the work runs without the GIL */
+static PyObject *
+pb_compute(PBWork *w, PBReader *reader, Py_ssize_t n, Py_ssize_t ncols, Py_ssize_t rows,
+           unsigned limit, int simd)
+{
+    PyObject *res = NULL;
+    double *out;
+    uint32_t *wide;
+    int k = 0;
+    while (((Py_ssize_t)1 << k) <= n)
+        k++;
+    w->n = n;
+    w->shift = 32 - k;
+    w->limit = limit;
+    w->ncols = ncols;
+#ifdef PB_AVX2
+    __builtin_cpu_init();
+    w->avx2 = reader->avx2 = simd && __builtin_cpu_supports("avx2");
+#else
+    w->avx2 = reader->avx2 = 0;
+    (void)simd;
+#endif
+    w->counts = PyMem_RawMalloc((size_t)n * PB_GROUP);
+    w->cd = PyMem_RawMalloc((size_t)PB_BLOCK * PB_GROUP * sizeof(double));
+    w->acc = PyMem_RawMalloc((size_t)ncols * PB_GROUP * sizeof(double) + 1);
+    out = PyMem_RawMalloc((size_t)ncols * (size_t)rows * sizeof(double) + 1);
+    wide = PyMem_RawMalloc((size_t)n * sizeof(uint32_t));  /* untouched unless a count is full */
+    if (w->counts == NULL || w->cd == NULL || w->acc == NULL || out == NULL || wide == NULL) {
+        PyErr_NoMemory();
+    }
+    else {
+        if (reader->st.pos < MT_N)
+            pb_temper(reader, (Py_ssize_t)reader->st.pos);
+        Py_BEGIN_ALLOW_THREADS
+        pb_run(w, reader, rows, out, wide);
+        Py_END_ALLOW_THREADS
+        res = with_state(pb_lists(out, ncols, rows), &reader->st);
+    }
+    PyMem_RawFree(w->counts);
+    PyMem_RawFree(w->cd);
+    PyMem_RawFree(w->acc);
+    PyMem_RawFree(out);
+    PyMem_RawFree(wide);
+    return res;
+}
+
 PyDoc_STRVAR(mt_paired_sums_doc,
 "mt_paired_sums(state, columns, rows, limit=256, simd=True) -> (list[list[float]], state)\n\n"
 "From random.Random state getstate()[1]: for each of rows resamples, n =\n"
@@ -378,12 +425,10 @@ mt_paired_sums(PyObject *self, PyObject *args)
     PyObject *state, *columns, *fast, *res = NULL;
     Py_ssize_t rows, ncols, n = 0, c, failed;
     unsigned limit = 256;
-    int k = 0, simd = 1;
+    int simd = 1;
     PBReader reader;
     PBWork w;
     Py_buffer *views = NULL;
-    double *out = NULL;
-    uint32_t *wide = NULL;
     if (!PyArg_ParseTuple(args, "OOn|Ip:mt_paired_sums", &state, &columns, &rows, &limit, &simd))
         return NULL;
     if (rows < 0 || limit < 2 || limit > 256) {
@@ -409,40 +454,7 @@ mt_paired_sums(PyObject *self, PyObject *args)
     failed = ncols;
     for (c = 0; c < ncols; c++)
         w.cols[c] = (const double *)views[c].buf;
-    while (((Py_ssize_t)1 << k) <= n)
-        k++;
-    w.n = n;
-    w.shift = 32 - k;
-    w.limit = limit;
-    w.ncols = ncols;
-#ifdef PB_AVX2
-    __builtin_cpu_init();
-    w.avx2 = reader.avx2 = simd && __builtin_cpu_supports("avx2");
-#else
-    w.avx2 = reader.avx2 = 0;
-    (void)simd;
-#endif
-    w.counts = PyMem_RawMalloc((size_t)n * PB_GROUP);
-    w.cd = PyMem_RawMalloc((size_t)PB_BLOCK * PB_GROUP * sizeof(double));
-    w.acc = PyMem_RawMalloc((size_t)ncols * PB_GROUP * sizeof(double) + 1);
-    out = PyMem_RawMalloc((size_t)ncols * (size_t)rows * sizeof(double) + 1);
-    wide = PyMem_RawMalloc((size_t)n * sizeof(uint32_t));  /* untouched unless a count is full */
-    if (w.counts == NULL || w.cd == NULL || w.acc == NULL || out == NULL || wide == NULL) {
-        PyErr_NoMemory();
-    }
-    else {
-        if (reader.st.pos < MT_N)
-            pb_temper(&reader, (Py_ssize_t)reader.st.pos);
-        Py_BEGIN_ALLOW_THREADS
-        pb_run(&w, &reader, rows, out, wide);
-        Py_END_ALLOW_THREADS
-        res = with_state(pb_lists(out, ncols, rows), &reader.st);
-    }
-    PyMem_RawFree(w.counts);
-    PyMem_RawFree(w.cd);
-    PyMem_RawFree(w.acc);
-    PyMem_RawFree(out);
-    PyMem_RawFree(wide);
+    res = pb_compute(&w, &reader, n, ncols, rows, limit, simd);
 done:
     for (c = 0; c < failed; c++)
         PyBuffer_Release(&views[c]);
