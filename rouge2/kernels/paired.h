@@ -39,6 +39,11 @@
 #define PB_GROUP 16
 #define PB_BLOCK 256
 #define PB_AHEAD 24
+#if defined(__GNUC__)
+#define PB_RESTRICT __restrict__
+#else
+#define PB_RESTRICT
+#endif
 
 /* the Mersenne Twister's state with its untempered words tempered ahead:
    t[i] is the output of mt[i] for i >= st.pos */
@@ -74,7 +79,7 @@ typedef struct {
     } while (0)
 
 static void
-pb_refill(uint32_t *restrict mt, uint32_t *restrict t)
+pb_refill(uint32_t *PB_RESTRICT mt, uint32_t *PB_RESTRICT t)
 {
     PB_REFILL_BODY(mt, t);
 }
@@ -83,7 +88,7 @@ pb_refill(uint32_t *restrict mt, uint32_t *restrict t)
 #define PB_AVX2 1
 /* the same integer operations, vectorized where the CPU has AVX2 */
 __attribute__((target("avx2"))) static void
-pb_refill_avx2(uint32_t *restrict mt, uint32_t *restrict t)
+pb_refill_avx2(uint32_t *PB_RESTRICT mt, uint32_t *PB_RESTRICT t)
 {
     PB_REFILL_BODY(mt, t);
 }
