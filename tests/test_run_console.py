@@ -328,8 +328,9 @@ def test_progress_phases_with_totals(tmp_path, bars):
     cfg = make_run(tmp_path, extra="  console: false\n")
     cfg.write_text(cfg.read_text() + COMPARE.replace("sytem12", "system12"))
     run(load_config(cfg), progress=bars)
-    # 48 summaries (blank lines not counted), 16 systems x 3 measures, 2 pairs x 3 measures
-    assert phases() == [("scoring", 48, 48, True), ("bootstrap", 48, 48, True), ("tests", 6, 6, True)]
+    # 48 summaries (blank lines not counted), 16 systems (one paired bootstrap of its 3 measures
+    # each), 2 pairs x 3 measures
+    assert phases() == [("scoring", 48, 48, True), ("bootstrap", 16, 16, True), ("tests", 6, 6, True)]
     assert FakeBar.made[0].kwargs["unit"] == " summaries"
 
 

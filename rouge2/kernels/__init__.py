@@ -4,7 +4,7 @@ rouge2's innermost loops have two implementations with the same signatures:
 
 * :mod:`rouge2.kernels.python`, the pure-Python reference (the definition);
 * ``rouge2.kernels._speedups``, built from ``_speedups.c`` (and
-  ``analyze.h``, ``batch.h``, ``prf.h``, ``stats_kernels.h``,
+  ``analyze.h``, ``batch.h``, ``paired.h``, ``prf.h``, ``stats_kernels.h``,
   ``rouge_score.h``) when a C compiler is present at install time, giving
   identical results faster; ``_speedups.pyi`` types every export.
 
@@ -58,6 +58,10 @@ options, multi-reference modes or result objects.
 ``mt_words(state, m)``, ``mt_bootstrap_sums(state, values, rows)``, ``mt_signed_sums(state, diffs, rows)``
     the same, running the Mersenne Twister from a ``random.Random`` state
     (returning the advanced state).
+``mt_paired_sums(state, columns, rows)``
+    the paired bootstrap (``paired.h``): per resample one multiset of task
+    indices drawn from the state, counted, and every column's sum of
+    count × value in task order.
 ``corr_resample``, ``corr_permute``, ``accuracy_resample``, ``spa_resample``
     meta-evaluation's bootstrap and permutation loops (``stats_kernels.h``),
     in C only (``None`` on the Python path, where
@@ -134,6 +138,7 @@ signed_sums = _impl.signed_sums
 mt_words = _impl.mt_words
 mt_bootstrap_sums = _impl.mt_bootstrap_sums
 mt_signed_sums = _impl.mt_signed_sums
+mt_paired_sums = _impl.mt_paired_sums
 prf_many = _C.prf_many if _C is not None else None
 records = _C.records if _C is not None else None
 int_column = _C.int_column if _C is not None else python.int_column
@@ -205,6 +210,7 @@ __all__ = [
     "lcs_marks",
     "mask_lcs_length",
     "mt_bootstrap_sums",
+    "mt_paired_sums",
     "mt_signed_sums",
     "mt_words",
     "ngram_hits",

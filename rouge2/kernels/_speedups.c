@@ -1721,6 +1721,7 @@ static PyTypeObject Rouge155StemmerType = {
 #include "batch.h"
 #include "prf.h"
 #include "stats_kernels.h"
+#include "paired.h"
 
 /* ------------------------------------------------------------------ */
 
@@ -1746,6 +1747,7 @@ static PyMethodDef speedups_methods[] = {
     {"records", (PyCFunction)(void (*)(void))records, METH_FASTCALL, records_doc},
     {"int_column", (PyCFunction)(void (*)(void))int_column, METH_FASTCALL, int_column_doc},
     STATS_KERNEL_METHODS
+    PAIRED_KERNEL_METHODS
     {NULL, NULL, 0, NULL},
 };
 

@@ -388,6 +388,37 @@ def mt_bootstrap_sums(state, values, rows: int) -> tuple[list[float], tuple]:
     return indexed_sums(values, table.tobytes(), n), rng.getstate()[1]
 
 
+def mt_paired_sums(state, columns, rows: int, limit: int = 256,
+                   simd: bool = True) -> tuple[list[list[float]], tuple]:
+    """The paired bootstrap (:func:`rouge2.stats.resample.paired_bootstrap_sums`):
+    for each of ``rows`` resamples, ``n = len(column)`` draws of
+    ``randrange(n)`` from ``state`` counted per task (``c_i``), and for every
+    column the sum over ``i`` of ``c_i * x_i``, left to right from 0.0; one
+    list of sums per column, and the advanced state.  (``limit`` and ``simd``
+    only steer the C kernel's counters and vectors; the numbers do not
+    depend on them.)"""
+    rng = _rng_at(state)
+    cols = [[float(x) for x in col] for col in columns]
+    n = len(cols[0]) if cols else 0
+    if n < 1 or any(len(col) != n for col in cols) or rows < 0:
+        raise ValueError("mt_paired_sums: need columns of one length n >= 1 and rows >= 0")
+    sums: list[list[float]] = [[] for _ in cols]
+    for _ in range(rows):
+        counts = [0] * n
+        need = n
+        while need:  # as many words as draws still missing: randrange(n) one at a time
+            drawn = memoryview(words_below(rng.getrandbits(32 * need).to_bytes(4 * need, "little"), n)).cast("i")
+            for i in drawn:
+                counts[i] += 1
+            need -= len(drawn)
+        for col, out in zip(cols, sums):
+            s = 0.0
+            for c, x in zip(counts, col):
+                s += c * x
+            out.append(s)
+    return sums, rng.getstate()[1]
+
+
 def mt_signed_sums(state, diffs, rows: int) -> tuple[list[float], tuple]:
     """For each of ``rows`` resamples, one coin per value (``random() < 0.5``
     from ``state``) keeping or negating it, summed left to right from 0.0;

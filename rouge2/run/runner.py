@@ -348,30 +348,21 @@ def check(cfg: RunConfig) -> dict[str, int]:
     return {"tasks": len({t for t, _ in seen}), "systems": len(systems), "summaries": len(seen)}
 
 
-def _label(variant: str | None, rest: str) -> str:
-    """The bootstrap / test stream label: variants add their name, so a run
-    without variants keeps the streams (and numbers) it always had."""
-    return rest if variant is None else f"{variant}|{rest}"
-
-
 def _aggregate(cfg: RunConfig, result: VariantResult, progress: Progress = NO_PROGRESS,
                workers: Workers | None = None) -> None:
-    """System means and bootstrap intervals, one (system, measure) unit at a
-    time, in the workers when the bootstrap is big enough."""
+    """System means and bootstrap intervals, one system (all its measures,
+    one paired bootstrap) at a time, in the workers when the bootstrap is
+    big enough."""
     bs = cfg.bootstrap
     systems = by_system(result.pairs)
-    units, keys = [], []
-    for system, tasks in systems.items():
-        for m in cfg.measures:
-            units.append((summarize, ([result.pairs[(t, system)][m] for t in tasks],),
-                          {"resamples": bs.resamples if bs else None,
-                           "confidence": bs.confidence if bs else 0.95,
-                           "seed": bs.seed if bs else 0, "label": _label(result.name, f"{system}|{m}")}))
-            keys.append((system, m))
-    draws = sum(3 * len(args[0]) for _, args, _ in units) * (bs.resamples if bs else 0)
+    units = [(summarize, ({m: [result.pairs[(t, system)][m] for t in tasks] for m in cfg.measures},),
+              {"resamples": bs.resamples if bs else None, "confidence": bs.confidence if bs else 0.95,
+               "seed": bs.seed if bs else 0})
+             for system, tasks in systems.items()]
+    draws = sum(len(tasks) * (1 + len(cfg.measures)) for tasks in systems.values()) * (bs.resamples if bs else 0)
     with progress.phase("bootstrap", len(units), "jobs", show=bs is not None) as phase:
-        for (system, m), entry in zip(keys, _map(workers, units, draws)):
-            result.systems.setdefault(system, {})[m] = entry
+        for system, entries in zip(systems, _map(workers, units, draws)):
+            result.systems.setdefault(system, {}).update(entries)
             phase.tick()
 
 

@@ -333,7 +333,7 @@ def evaluation_of(scorer: Scorer, columns: PairColumns, counts: set[int], *, con
     o = scorer.options
     names = list(scorer.measures)
     summary = _summary(names, columns, confidence, resamples, seed,
-                       _phase(progress, "bootstrap", len(names), "measures") if resamples else None)
+                       _phase(progress, "bootstrap", resamples, "resamples") if resamples else None)
     versions = data_versions(o, names, scorer.tagger)
     ordered = sorted(counts)
     line = signature_line(o, versions, ordered[0] if len(ordered) == 1 else "varies")
@@ -345,18 +345,20 @@ def evaluation_of(scorer: Scorer, columns: PairColumns, counts: set[int], *, con
 
 def _summary(names: list[str], columns: PairColumns, confidence: float, resamples: int,
              seed: int, phase: Any) -> dict[str, dict[str, dict[str, Any]]]:
-    """Per measure and score: the mean and its bootstrap interval."""
+    """Per measure and score: the mean and its bootstrap interval (one paired
+    bootstrap for every measure and score)."""
+    entries = summarize_columns(
+        {m: {"recall": columns.recall[m], "precision": columns.precision[m], "fmeasure": columns.fmeasure[m]}
+         for m in names},
+        resamples=resamples or None, confidence=confidence, seed=seed,
+        tick=phase.tick if phase is not None else None)
     summary = {}
     for m in names:
-        entry = summarize_columns({"recall": columns.recall[m], "precision": columns.precision[m],
-                                   "fmeasure": columns.fmeasure[m]},
-                                  resamples=resamples or None, confidence=confidence, seed=seed, label=m)
+        entry = entries[m]
         ci = entry.get("ci", {})
         # resamples=0: means only, no interval (None, not a zero-width interval)
         summary[m] = {stat: {"mean": entry[stat], "ci": tuple(ci[stat]) if stat in ci else None}
                       for stat in STAT_NAMES}
-        if phase is not None:
-            phase.tick()
     if phase is not None:
         phase.close()
     return summary

@@ -3,20 +3,23 @@
 A system's score for a measure is the mean over its tasks of the per-pair
 recall, precision and F (as ROUGE-1.5.5 averages its per-evaluation scores
 with ``-t 0``).  Intervals resample tasks with replacement (percentile
-bootstrap); comparisons are paired over the tasks both systems have.
+bootstrap, paired: each resample is one multiset of tasks shared by every
+measure and score, docs/statistics.md); comparisons are paired over the
+tasks both systems have.
 
 Every random stream is seeded from the run's seed and a label naming what is
-resampled (``"<seed>|<system>|<measure>|<recall|precision|fmeasure>"``), so a
+resampled (the intervals: ``"<seed>|bootstrap"``, the same resampled tasks
+for every system, variant and measure; a test: ``"<seed>|<label>"``), so a
 number never depends on what else the run computed.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from rouge2.stats.bootstrap import bootstrap_interval, mean
+from rouge2.stats.bootstrap import mean, paired_intervals
 from rouge2.stats.correlation import kendall_tau_b, spearman
 from rouge2.stats.prf import Score
 from rouge2.stats.significance import holm, paired_test
@@ -27,31 +30,42 @@ DEFAULT_RESAMPLES = 1000
 DEFAULT_CONFIDENCE = 0.95
 
 
-def summarize(scores: Sequence[Score], *, resamples: int | None = None, confidence: float = 0.95,
-              seed: int = 0, label: str = "") -> dict[str, Any]:
-    """Mean recall, precision and F of ``scores`` (one per task), with intervals
-    when ``resamples`` is given."""
-    columns = {
-        "recall": [s.recall for s in scores],
-        "precision": [s.precision for s in scores],
-        "fmeasure": [s.fmeasure for s in scores],
-    }
-    return summarize_columns(columns, resamples=resamples, confidence=confidence, seed=seed, label=label)
+def bootstrap_rng(seed: int) -> random.Random:
+    """The paired bootstrap's random stream: one per seed, whatever the
+    system, variant or measure (the same resampled tasks for all of them)."""
+    return random.Random(f"{seed}|bootstrap")
 
 
-def summarize_columns(columns: Mapping[str, Sequence[float]], *, resamples: int | None = None,
-                      confidence: float = 0.95, seed: int = 0, label: str = "") -> dict[str, Any]:
-    """:func:`summarize` of the tasks' ``recall``, ``precision`` and ``fmeasure``
-    given as columns (lists, or ``array('d')`` as a streamed corpus keeps them)."""
-    entry: dict[str, Any] = {name: mean(values) for name, values in columns.items()}
-    entry["tasks"] = len(columns["recall"])
+def summarize(scores: Mapping[str, Sequence[Score]], *, resamples: int | None = None,
+              confidence: float = 0.95, seed: int = 0) -> dict[str, dict[str, Any]]:
+    """Per measure, the mean recall, precision and F of its ``scores`` (one per
+    task, aligned across measures), with intervals when ``resamples`` is
+    given (:func:`summarize_columns`)."""
+    columns = {m: {"recall": [s.recall for s in per], "precision": [s.precision for s in per],
+                   "fmeasure": [s.fmeasure for s in per]} for m, per in scores.items()}
+    return summarize_columns(columns, resamples=resamples, confidence=confidence, seed=seed)
+
+
+def summarize_columns(columns: Mapping[str, Mapping[str, Sequence[float]]], *, resamples: int | None = None,
+                      confidence: float = 0.95, seed: int = 0,
+                      tick: Callable[[int], object] | None = None) -> dict[str, dict[str, Any]]:
+    """:func:`summarize` of each measure's ``recall``, ``precision`` and
+    ``fmeasure`` given as columns (lists, or ``array('d')`` as a streamed
+    corpus keeps them), aligned by task.  The intervals of every column come
+    from one paired bootstrap (:func:`rouge2.stats.bootstrap.paired_intervals`
+    seeded by :func:`bootstrap_rng`); ``tick(k)`` as ``k`` resamples are done."""
+    out: dict[str, dict[str, Any]] = {}
+    for m, cols in columns.items():
+        entry: dict[str, Any] = {name: mean(values) for name, values in cols.items()}
+        entry["tasks"] = len(cols["recall"])
+        out[m] = entry
     if resamples:
-        entry["ci"] = {
-            name: list(bootstrap_interval(values, resamples, confidence,
-                                          random.Random(f"{seed}|{label}|{name}")))
-            for name, values in columns.items()
-        }
-    return entry
+        keys = [(m, name) for m, cols in columns.items() for name in cols]
+        intervals = paired_intervals([columns[m][name] for m, name in keys], resamples, confidence,
+                                     bootstrap_rng(seed), tick)
+        for (m, name), ci in zip(keys, intervals):
+            out[m].setdefault("ci", {})[name] = list(ci)
+    return out
 
 
 def compare(a: Sequence[Score], b: Sequence[Score], *, test: str, resamples: int, seed: int,

@@ -12,13 +12,14 @@ draw at a time.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from array import array
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rouge2 import kernels
 from rouge2.errors import UserError
 from rouge2.stats.drand48 import PerlRandom
-from rouge2.stats.resample import bootstrap_sums, perl_table
+from rouge2.stats.resample import bootstrap_sums, paired_bootstrap_sums, perl_table
 
 
 def fmt5(x: float) -> str:
@@ -182,3 +183,34 @@ def bootstrap_interval(values: Sequence[float], resamples: int, confidence: floa
     means = sorted(s / n for s in bootstrap_sums(values, resamples, rng))
     tail = (1.0 - confidence) / 2.0
     return (percentile(means, tail), percentile(means, 1.0 - tail))
+
+
+#: resamples drawn per kernel call of :func:`paired_intervals` (a progress
+#: tick each; the draws continue from the generator's state, so the numbers
+#: do not depend on it)
+PAIRED_CHUNK = 50
+
+
+def paired_intervals(columns: Sequence[Sequence[float]], resamples: int, confidence: float,
+                     rng: random.Random, tick: Callable[[int], object] | None = None) -> list[tuple[float, float]]:
+    """Percentile bootstrap intervals of the means of ``columns`` (aligned by
+    task), every column resampled with the same multisets of tasks
+    (:func:`rouge2.stats.resample.paired_bootstrap_sums`; docs/statistics.md).
+    ``tick(k)`` is called as each ``k`` resamples are done."""
+    n = len(columns[0]) if columns else 0
+    if n == 0:
+        return [(0.0, 0.0) for _ in columns]
+    cols = [c if isinstance(c, array) and c.typecode == "d" else array("d", c) for c in columns]
+    sums: list[list[float]] = [[] for _ in cols]
+    for start in range(0, resamples, PAIRED_CHUNK):
+        rows = min(PAIRED_CHUNK, resamples - start)
+        for out, part in zip(sums, paired_bootstrap_sums(cols, rows, rng)):
+            out.extend(part)
+        if tick is not None:
+            tick(rows)
+    tail = (1.0 - confidence) / 2.0
+    intervals = []
+    for column_sums in sums:
+        means = sorted(s / n for s in column_sums)
+        intervals.append((percentile(means, tail), percentile(means, 1.0 - tail)))
+    return intervals

@@ -17,6 +17,10 @@ in the same state; the per-resample sums are then added by one kernel call
 * ``random.Random.random()`` consumes two outputs ``a, b`` and returns
   ``((a >> 5) * 2**26 + (b >> 6)) / 2**53``, which is below 0.5 exactly when
   ``a < 2**31`` (:func:`coin_words`).
+* The paired bootstrap (:func:`paired_bootstrap_sums`) draws one multiset
+  of tasks per resample for all the columns of an aggregate and sums each
+  column as counts times values in task order, so its C kernel reads the
+  columns in order instead of at random.
 * ROUGE-1.5.5 seeds Perl's drand48 with the resample number, so its table of
   draws depends only on (instances, resamples): :func:`perl_table` computes
   it once and keeps a few.
@@ -103,6 +107,35 @@ def bootstrap_sums(values: Sequence[float], resamples: int, rng: random.Random) 
     for start in range(0, resamples, step):
         rows = min(step, resamples - start)
         sums.extend(kernels.indexed_sums(vals, randbelow_table(rng, n, rows * n), n))
+    return sums
+
+
+def paired_bootstrap_sums(columns: Sequence[Sequence[float]], resamples: int,
+                          rng: random.Random) -> list[list[float]]:
+    """The paired bootstrap: for each of ``resamples`` resamples, one multiset
+    of tasks, ``n`` draws of ``rng.randrange(n)`` (``n``: the columns' common
+    length), shared by every column; with ``c_i`` the number of times task
+    ``i`` was drawn, each column's sum of ``c_i * x_i`` over ``i = 0..n-1``,
+    added left to right from 0.0.  One list of ``resamples`` sums per column
+    (the definition: docs/statistics.md)."""
+    n = len(columns[0]) if columns else 0
+    if n == 0 or resamples <= 0:
+        return [[] for _ in columns]
+    if any(len(c) != n for c in columns):
+        raise ValueError("paired_bootstrap_sums: the columns must have one length")
+    if _fast(rng):  # draws, counts and sums in one kernel call, no index table
+        cols = [c if isinstance(c, array) and c.typecode == "d" else array("d", c) for c in columns]
+        return cast(list[list[float]], _with_state(rng, kernels.mt_paired_sums, cols, resamples))
+    sums: list[list[float]] = [[] for _ in columns]
+    for _ in range(resamples):  # a Random subclass draws its own way: one call at a time
+        counts = [0] * n
+        for _ in range(n):
+            counts[rng.randrange(n)] += 1
+        for column, out in zip(columns, sums):
+            s = 0.0
+            for c, x in zip(counts, column):
+                s += c * x
+            out.append(s)
     return sums
 
 
