@@ -247,6 +247,21 @@ def test_splitter_unicode_facts():
         assert len(("a" + c + "b").splitlines()) == 1 or c.isspace()
 
 
+def test_character_ascii_facts():
+    """The facts the C character tokenizer's ASCII shortcut relies on
+    (rouge2/kernels/unitok.h): every ASCII character is a grapheme cluster
+    of its own before another ASCII character (its class is Other, CR, LF
+    or Control; only CR LF joins), and it is a token exactly when it is a
+    letter or digit."""
+    from rouge2.analysis import tokenize as tok
+
+    for cp in range(128):
+        c = chr(cp)
+        assert tok._grapheme_class(cp) in ("Other", "CR", "LF", "Control"), cp
+        assert (unicodedata.category(c)[0] in "LN") == c.isalnum(), cp
+        assert tok.character_tokens("\u00e9" + c + "x") == ["\u00e9", *([c.lower()] if c.isalnum() else []), "x"]
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(st.characters(codec="ascii"), max_size=60))
 def test_unicode_equals_rouge155_on_ascii(t):

@@ -376,6 +376,7 @@ typedef struct {
     Py_ssize_t spcap;
     char *word;
     Py_ssize_t wcap;
+    int32_t char_ids[128]; /* local id + 1 of each one-byte word (0: not met yet) */
     int err;
 } AState;
 
@@ -566,22 +567,51 @@ emit_c(AState *st, const ASpec *sp, const UText *u, Py_ssize_t a, Py_ssize_t b)
     return 0;
 }
 
+/* The local id of the one-byte word c (an ASCII character), interned
+   once a call: the character tokenizer's tokens are mostly these. */
+static inline int32_t
+char_id(AState *st, unsigned char c)
+{
+    int32_t id = st->char_ids[c & 0x7F] - 1;
+    if (id < 0) {
+        char w = (char)c;
+        id = wt_intern(&st->local, &w, 1, hash_end(hash_chunk(HASH_SEED, c), 1), c);
+        if (id < 0)
+            return fail(st, -id);
+        st->char_ids[c & 0x7F] = id + 1;
+    }
+    return id;
+}
+
 /* character's tokens of ASCII characters [a, b): each letter and digit,
    lowercased (NFKC and case folding change nothing else there). */
 static int
 emit_chars(AState *st, const UText *u, Py_ssize_t a, Py_ssize_t b)
 {
     Py_ssize_t i;
-    if (raw_reserve((void **)&st->ids, &st->idcap, st->nids + (b - a), sizeof(int32_t), 1 << 12) < 0 ||
-        raw_reserve((void **)&st->word, &st->wcap, 2, 1, 64) < 0)
+    if (raw_reserve((void **)&st->ids, &st->idcap, st->nids + (b - a), sizeof(int32_t), 1 << 12) < 0)
         return fail(st, A_NOMEM);
+    if (u->kind == PyUnicode_1BYTE_KIND) {
+        const Py_UCS1 *d = (const Py_UCS1 *)u->data;
+        for (i = a; i < b; i++) {
+            unsigned char c = WORD_TABLE[d[i]];
+            if (c) {
+                int32_t id = char_id(st, c);
+                if (id < 0)
+                    return -1;
+                st->ids[st->nids++] = id;
+            }
+        }
+        return 0;
+    }
     for (i = a; i < b; i++) {
         Py_UCS4 ch = UC(u, i);
         unsigned char c = ch < 128 ? WORD_TABLE[ch] : 0;
         if (c) {
-            st->word[0] = (char)c;
-            if (push_built(st, 1, hash_end(hash_chunk(HASH_SEED, c), 1)) < 0)
+            int32_t id = char_id(st, c);
+            if (id < 0)
                 return -1;
+            st->ids[st->nids++] = id;
         }
     }
     return 0;
@@ -596,6 +626,13 @@ sink_push(void *ctx, const char *utf8, Py_ssize_t n)
     AState *st = (AState *)ctx;
     if (raw_reserve((void **)&st->ids, &st->idcap, st->nids + 1, sizeof(int32_t), 1 << 12) < 0)
         return fail(st, A_NOMEM);
+    if (n == 1) { /* an ASCII character */
+        int32_t id = char_id(st, (unsigned char)utf8[0]);
+        if (id < 0)
+            return -1;
+        st->ids[st->nids++] = id;
+        return 0;
+    }
     return push_built(st, n, word_hash(utf8, n));
 }
 
@@ -1452,11 +1489,13 @@ globalize(AState *st, Py_ssize_t *nwords)
 }
 
 /* Room for the tokens and words of ``chars`` characters of text, guessed
-   (about one token per six characters) so that few buffers grow. */
+   (about one token per six characters; the character tokenizer's at most
+   one per character) so that few buffers grow. */
 static int
-astate_presize(AState *st, Py_ssize_t chars)
+astate_presize(AState *st, const ASpec *sp, Py_ssize_t chars)
 {
-    Py_ssize_t tokens = chars / 6 + 64, words = tokens / 8 + 64, size = 1 << 12;
+    Py_ssize_t tokens = (sp->tokenizer == TOK_CHARACTER ? chars : chars / 6) + 64;
+    Py_ssize_t words = chars / 48 + 64, size = 1 << 12;
     while (size < 2 * words && size < (1 << 18))
         size <<= 1;
     if (raw_reserve((void **)&st->ids, &st->idcap, tokens, sizeof(int32_t), 1 << 12) < 0 ||
@@ -1477,7 +1516,7 @@ analyze_distinct(AState *st, const ASpec *sp, const UText *occ, const Py_ssize_t
     int pass;
     for (t = 0; t < nd; t++)
         chars += occ[distinct[t]].len;
-    if (astate_presize(st, chars) < 0)
+    if (astate_presize(st, sp, chars) < 0)
         return -1;
     for (pass = 0; pass < 2 && !st->err; pass++) {
         if (pass == 0) {

@@ -219,6 +219,8 @@ typedef struct {
     Py_ssize_t gapcap;
     tok_t *dids;
     Py_ssize_t didcap;
+    int32_t *dense2; /* bigram_hits' table: zero between uses up to dense2zero */
+    Py_ssize_t dense2cap, dense2zero;
 } Scratch;
 
 static void
@@ -226,7 +228,7 @@ scratch_free(Scratch *sc)
 {
     void *all[] = {sc->cnt_ref, sc->cnt_cand, sc->rowmap, sc->cidx, sc->u64, sc->dbl, sc->bytes,
                    sc->cslots, sc->pos, sc->dstart, sc->ilist, sc->sent_of, sc->mrow, sc->pbits,
-                   sc->masks, sc->cols, sc->un, sc->gap, sc->dids, sc->seq};
+                   sc->masks, sc->cols, sc->un, sc->gap, sc->dids, sc->seq, sc->dense2};
     size_t k;
     for (k = 0; k < sizeof(all) / sizeof(all[0]); k++)
         PyMem_RawFree(all[k]);
@@ -360,7 +362,7 @@ unigram_hits(Scratch *sc, const Text *c, const Text *r, double *hit)
 
 /* Clipped bigram hits: each bigram packed into one 64-bit key (ids < 2**31). */
 static int
-bigram_hits(Scratch *sc, const Text *c, const Text *r, double *hit)
+bigram_key_hits(Scratch *sc, const Text *c, const Text *r, double *hit)
 {
     Py_ssize_t nc = c->ntok - 1, nr = r->ntok - 1, i;
     uint64_t *k = (uint64_t *)scratch_get((void **)&sc->u64, &sc->u64cap, nc + nr, sizeof(uint64_t));
@@ -371,6 +373,63 @@ bigram_hits(Scratch *sc, const Text *c, const Text *r, double *hit)
     for (i = 0; i < nr; i++)
         k[nc + i] = ((uint64_t)r->tok[i] << 32) | r->tok[i + 1];
     return key_hits(sc, k, nc, k + nc, nr, hit);
+}
+
+/* At most this many distinct ids in a candidate: its bigrams are counted
+   in a direct table (below), at most DENSE_MAX**2 int32 counts. */
+#define DENSE_MAX 256
+
+/* The same hits without hashing when the candidate has at most DENSE_MAX
+   distinct ids (most texts, and every text of the character tokenizer's
+   small alphabets): its ids numbered 1..k through the id-indexed rowmap
+   (zero between uses; a reference id outside the candidate stays 0), its
+   bigrams counted in a k x k table (zero between uses), the reference's
+   taken from it. */
+static int
+bigram_hits(Scratch *sc, const Text *c, const Text *r, double *hit)
+{
+    Py_ssize_t nc = c->ntok, nr = r->ntok, i, k = 0, h = 0;
+    int32_t *dense, *tab, prev, cur;
+    int rc = scratch_counts(sc, PAIR_MAXID(c, r));
+    if (rc)
+        return rc;
+    dense = sc->rowmap;
+    for (i = 0; i < nc && k <= DENSE_MAX; i++)
+        if (dense[c->tok[i]] == 0)
+            dense[c->tok[i]] = (int32_t)++k;
+    if (k > DENSE_MAX || !(tab = (int32_t *)scratch_get((void **)&sc->dense2, &sc->dense2cap, k * k,
+                                                        sizeof(int32_t)))) {
+        Py_ssize_t j;
+        for (j = 0; j < i; j++)
+            dense[c->tok[j]] = 0;
+        return k > DENSE_MAX ? bigram_key_hits(sc, c, r, hit) : A_NOMEM;
+    }
+    if (sc->dense2zero < k * k) { /* fresh room: zero it once */
+        memset(tab, 0, (size_t)(k * k) * sizeof(int32_t));
+        sc->dense2zero = k * k;
+    }
+    for (prev = dense[c->tok[0]] - 1, i = 1; i < nc; i++, prev = cur) {
+        cur = dense[c->tok[i]] - 1;
+        tab[prev * k + cur]++;
+    }
+    for (prev = dense[r->tok[0]], i = 1; i < nr; i++, prev = cur) {
+        cur = dense[r->tok[i]];
+        if (prev && cur) {
+            int32_t *e = &tab[(prev - 1) * k + cur - 1];
+            if (*e > 0) {
+                (*e)--;
+                h++;
+            }
+        }
+    }
+    for (prev = dense[c->tok[0]] - 1, i = 1; i < nc; i++, prev = cur) {
+        cur = dense[c->tok[i]] - 1;
+        tab[prev * k + cur] = 0;
+    }
+    for (i = 0; i < nc; i++)
+        dense[c->tok[i]] = 0;
+    *hit = (double)h;
+    return A_OK;
 }
 
 /* Clipped hits of the n-grams (n >= 3) starting at c[0 .. nc-1] and
