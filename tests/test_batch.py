@@ -290,6 +290,30 @@ def test_plans_decided_per_measure():
     assert plan(["rouge-1"], synonyms=[["cat", "dog"]]) is None  # every measure matches through it
 
 
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(vocab=st.sampled_from([2, 40, 120, 129, 250, 300]),
+       lengths=st.lists(st.sampled_from([1, 2, 63, 64, 65, 200, 511, 512, 513, 700]), min_size=2,
+                        max_size=6),
+       seed=st.integers(0, 2 ** 16), sentences=st.sampled_from(["lines", "none"]))
+def test_dense_and_long_pairs(vocab, lengths, seed, sentences):
+    """The counting kernels' paths by size (rouge2/kernels/batch.h): a pair
+    with at most 256 distinct ids is counted in dense ids, with more through
+    the id-indexed tables; its LCS unrolled up to 512 tokens a side, in a
+    loop past that.  Every one gives the per-pair path's floats, with and
+    without stopwords (a remap), under the word and character tokenizers."""
+    import random
+
+    rnd = random.Random(seed)
+    words = [f"w{i}x" for i in range(vocab)]
+    texts = [" ".join(rnd.choice(words) for _ in range(n)) for n in lengths]
+    pairs = [(texts[i], texts[-1 - i]) for i in range(len(texts))]
+    for opts in ({}, {"stopwords": "smart"}, {"tokenizer": "character"}):
+        scorer = Scorer(["rouge-1", "rouge-2", "rouge-l", "rouge-l-flat"], sentences=sentences, **opts)
+        expected = [scorer.score(c, r) for c, r in pairs]
+        for label, fn in _variants(scorer):
+            _same_floats(fn(pairs), expected, (label, opts))
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pairs=st.lists(st.tuples(st.one_of(text, long_text), references), min_size=1, max_size=6),
        opts=options)
