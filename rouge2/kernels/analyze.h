@@ -392,6 +392,48 @@ astate_free(AState *st)
     PyMem_RawFree(st->word);
 }
 
+/* One call's buffers, kept for the next call (issue 22): fresh memory of
+   this size comes from the system a page fault at a time, which cost more
+   CPU than the analysis of a chunk's small texts.  Taken and given back
+   with the GIL held (it guards them); at most SPARE_BYTES kept, the word
+   table emptied before it is kept. */
+static AState astate_spare;
+static int astate_spared = 0;
+#define SPARE_BYTES ((Py_ssize_t)32 << 20)
+
+static void
+astate_take(AState *st)
+{
+    memset(st, 0, sizeof(*st));
+    if (astate_spared) {
+        *st = astate_spare;
+        astate_spared = 0;
+    }
+}
+
+/* Free st's buffers, or keep them for the next call (GIL held). */
+static void
+astate_release(AState *st)
+{
+    WordTable *t = &st->local;
+    Py_ssize_t bytes = st->idcap * 4 + st->bcap * 8 + t->size * (Py_ssize_t)sizeof(WSlot) + t->acap +
+                       t->ocap * 8 + t->hcap * 8;
+    if (astate_spared || st->err || bytes > SPARE_BYTES) {
+        astate_free(st);
+        return;
+    }
+    if (t->count) {
+        Py_ssize_t i;
+        for (i = 0; i < t->size; i++)
+            t->slots[i].id = -1;
+    }
+    t->count = t->alen = 0;
+    st->nids = st->nb = st->np = st->ns = 0;
+    memset(st->char_ids, 0, sizeof(st->char_ids));
+    astate_spare = *st;
+    astate_spared = 1;
+}
+
 static int
 fail(AState *st, int code)
 {
@@ -1599,7 +1641,6 @@ analyze_pairs(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t start, stop, n, p, nocc = 0, cap = 0, nd = 0, nwords = 0, npairs, i;
     ASpec sp;
     AState st;
-    memset(&st, 0, sizeof(st));
     if (nargs != 4) {
         PyErr_Format(PyExc_TypeError, "analyze_pairs expected 4 arguments, got %zd", nargs);
         return NULL;
@@ -1619,6 +1660,7 @@ analyze_pairs(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (stop > n)
         stop = n;
     npairs = stop > start ? stop - start : 0;
+    astate_take(&st); /* from here on every exit releases it */
     rstarts = (int64_t *)PyMem_RawMalloc((size_t)(npairs + 1) * sizeof(int64_t));
     if (rstarts == NULL) {
         PyErr_NoMemory();
@@ -1681,7 +1723,7 @@ done:
     PyMem_RawFree(distinct);
     PyMem_RawFree(spans);
     PyMem_RawFree(rstarts);
-    astate_free(&st);
+    astate_release(&st);
     Py_XDECREF(seq);
     return out;
 }
