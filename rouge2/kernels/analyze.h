@@ -377,6 +377,8 @@ typedef struct {
     char *word;
     Py_ssize_t wcap;
     int32_t char_ids[128]; /* local id + 1 of each one-byte word (0: not met yet) */
+    int32_t byte_ids[256]; /* emit_chars: each byte's token id (when byte_ids_set) */
+    int byte_ids_set;
     int err;
 } AState;
 
@@ -430,6 +432,7 @@ astate_release(AState *st)
     t->count = t->alen = 0;
     st->nids = st->nb = st->np = st->ns = 0;
     memset(st->char_ids, 0, sizeof(st->char_ids));
+    st->byte_ids_set = 0;
     astate_spare = *st;
     astate_spared = 1;
 }
@@ -633,17 +636,27 @@ emit_chars(AState *st, const UText *u, Py_ssize_t a, Py_ssize_t b)
     Py_ssize_t i;
     if (raw_reserve((void **)&st->ids, &st->idcap, st->nids + (b - a), sizeof(int32_t), 1 << 12) < 0)
         return fail(st, A_NOMEM);
-    if (u->kind == PyUnicode_1BYTE_KIND) {
+    if (u->kind == PyUnicode_1BYTE_KIND) { /* every id written, kept when a token: no branch */
         const Py_UCS1 *d = (const Py_UCS1 *)u->data;
-        for (i = a; i < b; i++) {
-            unsigned char c = WORD_TABLE[d[i]];
-            if (c) {
-                int32_t id = char_id(st, c);
-                if (id < 0)
-                    return -1;
-                st->ids[st->nids++] = id;
-            }
+        int32_t *out = st->ids, *byte_ids = st->byte_ids;
+        Py_ssize_t n = st->nids;
+        if (!st->byte_ids_set) { /* -1: no token; -2: a letter or digit not met yet */
+            for (i = 0; i < 256; i++)
+                byte_ids[i] = WORD_TABLE[i] ? -2 : -1;
+            st->byte_ids_set = 1;
         }
+        for (i = a; i < b; i++) {
+            int32_t id = byte_ids[d[i]];
+            if (id < -1) {
+                unsigned char c = WORD_TABLE[d[i]];
+                if ((id = char_id(st, c)) < 0)
+                    return -1;
+                byte_ids[c] = byte_ids[c >= 'a' ? c - 32 : c] = id; /* both cases */
+            }
+            out[n] = id;
+            n += id >= 0;
+        }
+        st->nids = n;
         return 0;
     }
     for (i = a; i < b; i++) {
