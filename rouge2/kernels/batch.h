@@ -582,10 +582,9 @@ ngram_stats(Scratch *sc, const Text *ct, const Text *rt, Py_ssize_t n, double *d
     d[0] = 0.0;
     if (c_total > 0 && r_total > 0) {
         int dense = n <= 2 && pair_dense(sc, ct, rt, &rc);
-        if (rc != A_OK) {
-            ;
-        }
-        else if (dense && n == 1) {
+        if (rc != A_OK)
+            return rc;
+        if (dense && n == 1) {
             d[0] = (double)dense_unigram_hits(sc, ct->ntok, rt->ntok);
         }
         else if (dense) {
