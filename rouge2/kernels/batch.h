@@ -190,6 +190,8 @@ text_load(const Packed *pk, Py_ssize_t t, Text *out)
 
 /* At most this many distinct ids in a pair for pair_dense. */
 #define DENSE_MAX 256
+#define DENSE_STRIDE (DENSE_MAX + 2)
+enum { DENSE_UNIGRAMS = 1, DENSE_BIGRAMS = 2 };
 
 typedef struct CountSlot {
     uint64_t key;
@@ -224,13 +226,15 @@ typedef struct {
     Py_ssize_t gapcap;
     tok_t *dids;
     Py_ssize_t didcap;
-    int32_t *dense2; /* bigram_hits' table: zero between uses up to dense2zero */
-    Py_ssize_t dense2cap, dense2zero;
     /* the current text pair in dense ids (pair_dense): valid while dgen == gen */
     uint16_t *dc, *dr;
     Py_ssize_t dccap, drcap, dk;
-    tok_t dseen[DENSE_MAX + 1]; /* the raw ids numbered 1..dk */
+    tok_t dseen[DENSE_MAX + 2]; /* the raw ids numbered 1..dk */
     uint64_t gen, dgen;
+    int want;                     /* DENSE_UNIGRAMS | DENSE_BIGRAMS: what score_loop counts */
+    Py_ssize_t uni_hits, bi_hits; /* the pair's, when wanted */
+    int32_t hc[DENSE_MAX + 2], hr[DENSE_MAX + 2]; /* counts of each dense id: zero between uses */
+    int32_t *btab; /* candidate bigram counts at a * DENSE_STRIDE + b: zero between uses */
 } Scratch;
 
 static void
@@ -238,7 +242,7 @@ scratch_free(Scratch *sc)
 {
     void *all[] = {sc->cnt_ref, sc->cnt_cand, sc->rowmap, sc->cidx, sc->u64, sc->dbl, sc->bytes,
                    sc->cslots, sc->pos, sc->dstart, sc->ilist, sc->sent_of, sc->mrow, sc->pbits,
-                   sc->masks, sc->cols, sc->un, sc->gap, sc->dids, sc->seq, sc->dense2,
+                   sc->masks, sc->cols, sc->un, sc->gap, sc->dids, sc->seq, sc->btab,
                    sc->dc, sc->dr};
     size_t k;
     for (k = 0; k < sizeof(all) / sizeof(all[0]); k++)
@@ -470,18 +474,42 @@ seq_hits(Scratch *sc, const tok_t *c, Py_ssize_t nc, const tok_t *r, Py_ssize_t 
     return A_OK;
 }
 
-/* The current pair's flat tokens in dense ids (issue 22): the ids of the
-   reference, then the candidate's new ones, numbered 1..k in order of first
-   appearance, in sc->dr and sc->dc; 1 when there are at most DENSE_MAX of
-   them (the usual case, and every pair of the character tokenizer's small
-   alphabets), else 0 (the id-indexed kernels count that pair).  Computed
-   once per pair and reused by every measure: score_loop bumps sc->gen for
+/* Undo pair_dense's counts after its passes: the ids' counts, the
+   candidate's bigram cells (its first nc tokens numbered) and the map. */
+static void
+dense_clear(Scratch *sc, Py_ssize_t nc, Py_ssize_t k)
+{
+    Py_ssize_t i;
+    const uint16_t *dc = sc->dc;
+    if ((sc->want & DENSE_BIGRAMS) && nc > 0) {
+        sc->btab[(DENSE_STRIDE - 1) * DENSE_STRIDE + dc[0]] = 0;
+        for (i = 1; i < nc; i++)
+            sc->btab[dc[i - 1] * DENSE_STRIDE + dc[i]] = 0;
+    }
+    for (i = 0; i < k; i++) {
+        sc->rowmap[sc->dseen[i]] = 0;
+        sc->hc[i + 1] = sc->hr[i + 1] = 0;
+    }
+}
+
+/* The current pair's flat tokens in dense ids (issue 22): the candidate's
+   ids, then the reference's other ones, numbered 1..k in order of first
+   appearance (through the id-indexed rowmap, zero between uses), in sc->dc
+   and sc->dr; 1 when there are at most DENSE_MAX of them (the usual case,
+   and every pair of the character tokenizer's small alphabets), else 0
+   (the id-indexed kernels count that pair).  On the way, as score_loop
+   wants them, the clipped unigram hits (sum over ids of the smaller count)
+   and bigram hits (the candidate's bigrams counted in a direct table, each
+   reference bigram taking one from its cell while one is left).  Computed
+   once per pair and shared by every measure: score_loop bumps sc->gen for
    each new pair. */
 static int
 pair_dense(Scratch *sc, const Text *c, const Text *r, int *rc)
 {
-    Py_ssize_t i, k = 0, nr = r->ntok, nc = c->ntok;
-    int32_t *map;
+    Py_ssize_t i, k = 0, nr = r->ntok, nc = c->ntok, bh = 0, uh = 0, prev;
+    int32_t *map, *hc = sc->hc, *hr = sc->hr, *tab;
+    uint16_t *dc, *dr;
+    int uni = (sc->want & DENSE_UNIGRAMS) != 0, bi = (sc->want & DENSE_BIGRAMS) != 0;
     *rc = A_OK;
     if (sc->dgen == sc->gen)
         return sc->dk > 0;
@@ -489,89 +517,61 @@ pair_dense(Scratch *sc, const Text *c, const Text *r, int *rc)
     sc->dk = 0;
     if ((*rc = scratch_counts(sc, PAIR_MAXID(c, r))) != A_OK ||
         !scratch_get((void **)&sc->dr, &sc->drcap, nr + 1, sizeof(uint16_t)) ||
-        !scratch_get((void **)&sc->dc, &sc->dccap, nc + 1, sizeof(uint16_t))) {
+        !scratch_get((void **)&sc->dc, &sc->dccap, nc + 1, sizeof(uint16_t)) ||
+        (bi && sc->btab == NULL &&
+         !(sc->btab = (int32_t *)PyMem_RawCalloc(DENSE_STRIDE * DENSE_STRIDE, sizeof(int32_t))))) {
         if (*rc == A_OK)
             *rc = A_NOMEM;
         sc->dgen = sc->gen - 1;
         return 0;
     }
-    map = sc->rowmap; /* zero between uses */
-    for (i = 0; i < nr && k <= DENSE_MAX; i++) {
-        tok_t t = r->tok[i];
-        int32_t d = map[t];
-        if (d == 0) {
-            d = map[t] = (int32_t)++k;
-            sc->dseen[k - 1] = t;
-        }
-        sc->dr[i] = (uint16_t)d;
-    }
-    for (i = 0; i < nc && k <= DENSE_MAX; i++) {
+    map = sc->rowmap;
+    dc = sc->dc;
+    dr = sc->dr;
+    tab = sc->btab;
+    for (i = 0, prev = DENSE_STRIDE - 1; i < nc && k <= DENSE_MAX; i++) {
         tok_t t = c->tok[i];
         int32_t d = map[t];
         if (d == 0) {
             d = map[t] = (int32_t)++k;
             sc->dseen[k - 1] = t;
         }
-        sc->dc[i] = (uint16_t)d;
+        dc[i] = (uint16_t)d;
+        hc[d] += uni;
+        if (bi) /* the first token's bigram goes to the spare last row */
+            tab[prev * DENSE_STRIDE + d]++;
+        prev = d;
     }
-    for (i = 0; i < k; i++)
-        map[sc->dseen[i]] = 0;
+    if (k > DENSE_MAX) {
+        dense_clear(sc, i, k);
+        return 0;
+    }
+    for (i = 0, prev = 0; i < nr && k <= DENSE_MAX; i++) {
+        tok_t t = r->tok[i];
+        int32_t d = map[t];
+        if (d == 0) {
+            d = map[t] = (int32_t)++k;
+            sc->dseen[k - 1] = t;
+        }
+        dr[i] = (uint16_t)d;
+        hr[d] += uni;
+        if (bi) { /* no branch on the count; the first token reads row 0, all zero */
+            int32_t *e = &tab[prev * DENSE_STRIDE + d];
+            int32_t v = *e, take = v > 0;
+            *e = v - take;
+            bh += take;
+        }
+        prev = d;
+    }
+    for (i = 1; uni && i <= k; i++)
+        uh += hc[i] < hr[i] ? hc[i] : hr[i];
+    dense_clear(sc, nc, k);
     if (k > DENSE_MAX)
         return 0;
+    sc->uni_hits = uh;
+    sc->bi_hits = bh;
     sc->dk = k;
     return 1;
-}
-
-/* Clipped unigram hits of the dense pair: sum over ids of the smaller
-   count, from two histograms (no branch per token). */
-static Py_ssize_t
-dense_unigram_hits(const Scratch *sc, Py_ssize_t nc, Py_ssize_t nr)
-{
-    int32_t hc[DENSE_MAX + 1], hr[DENSE_MAX + 1];
-    Py_ssize_t i, h = 0, k = sc->dk;
-    memset(hc, 0, (size_t)(k + 1) * sizeof(int32_t));
-    memset(hr, 0, (size_t)(k + 1) * sizeof(int32_t));
-    for (i = 0; i < nc; i++)
-        hc[sc->dc[i]]++;
-    for (i = 0; i < nr; i++)
-        hr[sc->dr[i]]++;
-    for (i = 1; i <= k; i++)
-        h += hc[i] < hr[i] ? hc[i] : hr[i];
-    return h;
-}
-
-/* Clipped bigram hits of the dense pair (nc, nr >= 2): the candidate's
-   bigrams counted in a (k+1) x (k+1) table (zero between uses), the
-   reference's taken from it. */
-static int
-dense_bigram_hits(Scratch *sc, Py_ssize_t nc, Py_ssize_t nr, double *hit)
-{
-    Py_ssize_t i, h = 0, K = sc->dk + 1;
-    const uint16_t *dc = sc->dc, *dr = sc->dr;
-    int32_t *tab = (int32_t *)scratch_get((void **)&sc->dense2, &sc->dense2cap, K * K, sizeof(int32_t));
-    if (tab == NULL)
-        return A_NOMEM;
-    if (sc->dense2zero < K * K) { /* fresh room: zero it once */
-        memset(tab, 0, (size_t)(K * K) * sizeof(int32_t));
-        sc->dense2zero = K * K;
-    }
-    for (i = 1; i < nc; i++)
-        tab[dc[i - 1] * K + dc[i]]++;
-    for (i = 1; i < nr; i++) {
-        int32_t *e = &tab[dr[i - 1] * K + dr[i]];
-        int32_t v = *e, take = v > 0;
-        *e = v - take;
-        h += take;
-    }
-    if (K * K <= 8 * nc) {
-        memset(tab, 0, (size_t)(K * K) * sizeof(int32_t));
-    }
-    else {
-        for (i = 1; i < nc; i++)
-            tab[dc[i - 1] * K + dc[i]] = 0;
-    }
-    *hit = (double)h;
-    return A_OK;
 }
 
 static int
@@ -584,11 +584,11 @@ ngram_stats(Scratch *sc, const Text *ct, const Text *rt, Py_ssize_t n, double *d
         int dense = n <= 2 && pair_dense(sc, ct, rt, &rc);
         if (rc != A_OK)
             return rc;
-        if (dense && n == 1) {
-            d[0] = (double)dense_unigram_hits(sc, ct->ntok, rt->ntok);
+        if (dense && n == 1 && (sc->want & DENSE_UNIGRAMS)) {
+            d[0] = (double)sc->uni_hits;
         }
-        else if (dense) {
-            rc = dense_bigram_hits(sc, ct->ntok, rt->ntok, &d[0]);
+        else if (dense && n == 2 && (sc->want & DENSE_BIGRAMS)) {
+            d[0] = (double)sc->bi_hits;
         }
         else if (n == 1) {
             rc = unigram_hits(sc, ct, rt, &d[0]);
@@ -637,7 +637,7 @@ lcs_run(const uint64_t *masks, const int32_t *rowmap, const tok_t *b, Py_ssize_t
             for (w = 0; w < W; w++) {
                 uint64_t y = x[w], u = y & mk[w], t = y + u, s = t + carry;
                 carry = (t < y) | (s < t);
-                x[w] = s | (y & ~mk[w]);
+                x[w] = s | (y ^ u); /* y & ~mk */
             }
         }
     }
@@ -686,7 +686,7 @@ lcs_run_dense(const uint64_t *masks, const uint16_t *b, Py_ssize_t nb, uint64_t 
         for (w = 0; w < W; w++) {
             uint64_t y = x[w], u = y & mk[w], t = y + u, s = t + carry;
             carry = (t < y) | (s < t);
-            x[w] = s | (y & ~mk[w]);
+            x[w] = s | (y ^ u); /* y & ~mk */
         }
     }
     for (w = 0; w < W; w++)
@@ -1433,6 +1433,9 @@ score_loop(Packed *pk, const MSpec *specs, Py_ssize_t M, const int32_t *cands,
     memset(&ct, 0, sizeof(ct));
     memset(&rt, 0, sizeof(rt));
     memset(&sc, 0, sizeof(sc));
+    for (p = 0; p < M; p++) /* what pair_dense counts on the way */
+        if (specs[p].kind == M_NGRAM && (specs[p].n == 1 || specs[p].n == 2))
+            sc.want |= specs[p].n == 1 ? DENSE_UNIGRAMS : DENSE_BIGRAMS;
     rc = packed_bound(pk);
     if (rc == A_OK)
         rc = scratch_counts(&sc, pk->maxid);
