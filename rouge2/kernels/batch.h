@@ -483,8 +483,14 @@ dense_clear(Scratch *sc, Py_ssize_t nc, Py_ssize_t k)
     const uint16_t *dc = sc->dc;
     if ((sc->want & DENSE_BIGRAMS) && nc > 0) {
         sc->btab[(DENSE_STRIDE - 1) * DENSE_STRIDE + dc[0]] = 0;
-        for (i = 1; i < nc; i++)
-            sc->btab[dc[i - 1] * DENSE_STRIDE + dc[i]] = 0;
+        if (k * k <= 2 * nc) { /* a small alphabet: its rows whole */
+            for (i = 1; i <= k; i++)
+                memset(sc->btab + i * DENSE_STRIDE + 1, 0, (size_t)k * sizeof(int32_t));
+        }
+        else {
+            for (i = 1; i < nc; i++)
+                sc->btab[dc[i - 1] * DENSE_STRIDE + dc[i]] = 0;
+        }
     }
     for (i = 0; i < k; i++) {
         sc->rowmap[sc->dseen[i]] = 0;
