@@ -17,6 +17,7 @@ from __future__ import annotations
 import sys
 import unicodedata
 import warnings
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -299,18 +300,19 @@ def test_dense_and_long_pairs(vocab, lengths, seed, sentences):
     """The counting kernels' paths by size (rouge2/kernels/batch.h): a pair
     with at most 256 distinct ids is counted in dense ids, with more through
     the id-indexed tables; its LCS unrolled up to 512 tokens a side, in a
-    loop past that; a reference's side kept for the pairs that follow with
-    the same reference.  Every one gives the per-pair path's floats, with and
+    loop past that; runs of pairs with one reference.  Every one gives the
+    per-pair path's floats, with and
     without stopwords (a remap), under the word and character tokenizers."""
     import random
 
     rnd = random.Random(seed)
     words = [f"w{i}x" for i in range(vocab)]
     texts = [" ".join(rnd.choice(words) for _ in range(n)) for n in lengths]
-    pairs = [(texts[i], texts[-1 - i]) for i in range(len(texts))]
-    # runs of pairs with one reference (its side is kept from pair to pair)
+    pairs: list[tuple[str, Any]] = [(texts[i], texts[-1 - i]) for i in range(len(texts))]
+    # runs of pairs with one reference, and pairs with the same reference twice
     pairs += [(t, texts[0]) for t in texts] + [(t, [texts[-1], texts[-1], texts[0]]) for t in texts]
-    for opts in ({}, {"stopwords": "smart"}, {"tokenizer": "character"}):
+    options: list[dict[str, Any]] = [{}, {"stopwords": "smart"}, {"tokenizer": "character"}]
+    for opts in options:
         scorer = Scorer(["rouge-1", "rouge-2", "rouge-l", "rouge-l-flat"], sentences=sentences, **opts)
         expected = [scorer.score(c, r) for c, r in pairs]
         for label, fn in _variants(scorer):
