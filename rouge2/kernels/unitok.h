@@ -399,7 +399,8 @@ character_tokens_c(const UniSink *sk, PyObject *defs, PyObject *text)
         if (ch < 0x80 && ch != '\r' && (i + 1 == n || PyUnicode_READ(kind, data, i + 1) < 0x80)) {
             /* an ASCII character before another (or the end) is a cluster of
                its own (no ASCII character extends or prepends one): a token
-               when a letter or digit (the last NFKC may give capitals: U+210C) */
+               when a letter or digit, as it is (tests/test_batch.py
+               test_character_ascii_facts) */
             if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9')) {
                 char c = (char)ch;
                 rc = sk->push(sk->ctx, &c, 1);
