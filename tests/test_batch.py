@@ -17,6 +17,7 @@ from __future__ import annotations
 import sys
 import unicodedata
 import warnings
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -247,6 +248,21 @@ def test_splitter_unicode_facts():
         assert len(("a" + c + "b").splitlines()) == 1 or c.isspace()
 
 
+def test_character_ascii_facts():
+    """The facts the C character tokenizer's ASCII shortcut relies on
+    (rouge2/kernels/unitok.h): every ASCII character is a grapheme cluster
+    of its own before another ASCII character (its class is Other, CR, LF
+    or Control; only CR LF joins), and it is a token exactly when it is a
+    letter or digit."""
+    from rouge2.analysis import tokenize as tok
+
+    for cp in range(128):
+        c = chr(cp)
+        assert tok._grapheme_class(cp) in ("Other", "CR", "LF", "Control"), cp
+        assert (unicodedata.category(c)[0] in "LN") == c.isalnum(), cp
+        assert tok.character_tokens("\u00e9" + c + "x") == ["\u00e9", *([c.lower()] if c.isalnum() else []), "x"]
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(st.characters(codec="ascii"), max_size=60))
 def test_unicode_equals_rouge155_on_ascii(t):
@@ -273,6 +289,34 @@ def test_plans_decided_per_measure():
     assert plan([PlainNGram(1)]) is None
     assert plan([NGram(2)]).batch_names == ["rouge-2"]
     assert plan(["rouge-1"], synonyms=[["cat", "dog"]]) is None  # every measure matches through it
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(vocab=st.sampled_from([2, 40, 120, 129, 250, 300]),
+       lengths=st.lists(st.sampled_from([1, 2, 63, 64, 65, 200, 511, 512, 513, 700]), min_size=2,
+                        max_size=6),
+       seed=st.integers(0, 2 ** 16), sentences=st.sampled_from(["lines", "none"]))
+def test_dense_and_long_pairs(vocab, lengths, seed, sentences):
+    """The counting kernels' paths by size (rouge2/kernels/batch.h): a pair
+    with at most 256 distinct ids is counted in dense ids, with more through
+    the id-indexed tables; its LCS unrolled up to 512 tokens a side, in a
+    loop past that; runs of pairs with one reference.  Every one gives the
+    per-pair path's floats, with and
+    without stopwords (a remap), under the word and character tokenizers."""
+    import random
+
+    rnd = random.Random(seed)
+    words = [f"w{i}x" for i in range(vocab)]
+    texts = [" ".join(rnd.choice(words) for _ in range(n)) for n in lengths]
+    pairs: list[tuple[str, Any]] = [(texts[i], texts[-1 - i]) for i in range(len(texts))]
+    # runs of pairs with one reference, and pairs with the same reference twice
+    pairs += [(t, texts[0]) for t in texts] + [(t, [texts[-1], texts[-1], texts[0]]) for t in texts]
+    options: list[dict[str, Any]] = [{}, {"stopwords": "smart"}, {"tokenizer": "character"}]
+    for opts in options:
+        scorer = Scorer(["rouge-1", "rouge-2", "rouge-l", "rouge-l-flat"], sentences=sentences, **opts)
+        expected = [scorer.score(c, r) for c, r in pairs]
+        for label, fn in _variants(scorer):
+            _same_floats(fn(pairs), expected, (label, opts))
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

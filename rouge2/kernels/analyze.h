@@ -376,6 +376,9 @@ typedef struct {
     Py_ssize_t spcap;
     char *word;
     Py_ssize_t wcap;
+    int32_t char_ids[128]; /* local id + 1 of each one-byte word (0: not met yet) */
+    int32_t byte_ids[256]; /* emit_chars: each byte's token id (when byte_ids_set) */
+    int byte_ids_set;
     int err;
 } AState;
 
@@ -389,6 +392,49 @@ astate_free(AState *st)
     PyMem_RawFree(st->first);
     PyMem_RawFree(st->spans);
     PyMem_RawFree(st->word);
+}
+
+/* One call's buffers, kept for the next call (issue 22): fresh memory of
+   this size comes from the system a page fault at a time, which cost more
+   CPU than the analysis of a chunk's small texts.  Taken and given back
+   with the GIL held (it guards them); at most SPARE_BYTES kept, the word
+   table emptied before it is kept. */
+static AState astate_spare;
+static int astate_spared = 0;
+#define SPARE_BYTES ((Py_ssize_t)32 << 20)
+
+static void
+astate_take(AState *st)
+{
+    memset(st, 0, sizeof(*st));
+    if (astate_spared) {
+        *st = astate_spare;
+        astate_spared = 0;
+    }
+}
+
+/* Free st's buffers, or keep them for the next call (GIL held). */
+static void
+astate_release(AState *st)
+{
+    WordTable *t = &st->local;
+    Py_ssize_t bytes = st->idcap * 4 + st->bcap * 8 + t->size * (Py_ssize_t)sizeof(WSlot) + t->acap +
+                       t->ocap * 8 + t->hcap * 8;
+    if (astate_spared || st->err || bytes > SPARE_BYTES) {
+        astate_free(st);
+        return;
+    }
+    if (t->count) {
+        Py_ssize_t i;
+        for (i = 0; i < t->size; i++)
+            t->slots[i].id = -1;
+    }
+    t->count = t->alen = 0;
+    st->nids = st->nb = st->np = st->ns = 0;
+    memset(st->char_ids, 0, sizeof(st->char_ids));
+    st->byte_ids_set = 0;
+    astate_spare = *st;
+    astate_spared = 1;
 }
 
 static int
@@ -566,22 +612,61 @@ emit_c(AState *st, const ASpec *sp, const UText *u, Py_ssize_t a, Py_ssize_t b)
     return 0;
 }
 
+/* The local id of the one-byte word c (an ASCII character), interned
+   once a call: the character tokenizer's tokens are mostly these. */
+static inline int32_t
+char_id(AState *st, unsigned char c)
+{
+    int32_t id = st->char_ids[c & 0x7F] - 1;
+    if (id < 0) {
+        char w = (char)c;
+        id = wt_intern(&st->local, &w, 1, hash_end(hash_chunk(HASH_SEED, c), 1), c);
+        if (id < 0)
+            return fail(st, -id);
+        st->char_ids[c & 0x7F] = id + 1;
+    }
+    return id;
+}
+
 /* character's tokens of ASCII characters [a, b): each letter and digit,
    lowercased (NFKC and case folding change nothing else there). */
 static int
 emit_chars(AState *st, const UText *u, Py_ssize_t a, Py_ssize_t b)
 {
     Py_ssize_t i;
-    if (raw_reserve((void **)&st->ids, &st->idcap, st->nids + (b - a), sizeof(int32_t), 1 << 12) < 0 ||
-        raw_reserve((void **)&st->word, &st->wcap, 2, 1, 64) < 0)
+    if (raw_reserve((void **)&st->ids, &st->idcap, st->nids + (b - a), sizeof(int32_t), 1 << 12) < 0)
         return fail(st, A_NOMEM);
+    if (u->kind == PyUnicode_1BYTE_KIND) { /* every id written, kept when a token: no branch */
+        const Py_UCS1 *d = (const Py_UCS1 *)u->data;
+        int32_t *out = st->ids, *byte_ids = st->byte_ids;
+        Py_ssize_t n = st->nids;
+        if (!st->byte_ids_set) { /* -1: no token; -2: a letter or digit not met yet */
+            for (i = 0; i < 256; i++)
+                byte_ids[i] = WORD_TABLE[i] ? -2 : -1;
+            st->byte_ids_set = 1;
+        }
+        for (i = a; i < b; i++) {
+            int32_t id = byte_ids[d[i]];
+            if (id < -1) {
+                unsigned char c = WORD_TABLE[d[i]];
+                if ((id = char_id(st, c)) < 0)
+                    return -1;
+                byte_ids[c] = byte_ids[c >= 'a' ? c - 32 : c] = id; /* both cases */
+            }
+            out[n] = id;
+            n += id >= 0;
+        }
+        st->nids = n;
+        return 0;
+    }
     for (i = a; i < b; i++) {
         Py_UCS4 ch = UC(u, i);
         unsigned char c = ch < 128 ? WORD_TABLE[ch] : 0;
         if (c) {
-            st->word[0] = (char)c;
-            if (push_built(st, 1, hash_end(hash_chunk(HASH_SEED, c), 1)) < 0)
+            int32_t id = char_id(st, c);
+            if (id < 0)
                 return -1;
+            st->ids[st->nids++] = id;
         }
     }
     return 0;
@@ -596,6 +681,13 @@ sink_push(void *ctx, const char *utf8, Py_ssize_t n)
     AState *st = (AState *)ctx;
     if (raw_reserve((void **)&st->ids, &st->idcap, st->nids + 1, sizeof(int32_t), 1 << 12) < 0)
         return fail(st, A_NOMEM);
+    if (n == 1) { /* an ASCII character */
+        int32_t id = char_id(st, (unsigned char)utf8[0]);
+        if (id < 0)
+            return -1;
+        st->ids[st->nids++] = id;
+        return 0;
+    }
     return push_built(st, n, word_hash(utf8, n));
 }
 
@@ -1452,11 +1544,13 @@ globalize(AState *st, Py_ssize_t *nwords)
 }
 
 /* Room for the tokens and words of ``chars`` characters of text, guessed
-   (about one token per six characters) so that few buffers grow. */
+   (about one token per six characters; the character tokenizer's at most
+   one per character) so that few buffers grow. */
 static int
-astate_presize(AState *st, Py_ssize_t chars)
+astate_presize(AState *st, const ASpec *sp, Py_ssize_t chars)
 {
-    Py_ssize_t tokens = chars / 6 + 64, words = tokens / 8 + 64, size = 1 << 12;
+    Py_ssize_t tokens = (sp->tokenizer == TOK_CHARACTER ? chars : chars / 6) + 64;
+    Py_ssize_t words = chars / 48 + 64, size = 1 << 12;
     while (size < 2 * words && size < (1 << 18))
         size <<= 1;
     if (raw_reserve((void **)&st->ids, &st->idcap, tokens, sizeof(int32_t), 1 << 12) < 0 ||
@@ -1477,7 +1571,7 @@ analyze_distinct(AState *st, const ASpec *sp, const UText *occ, const Py_ssize_t
     int pass;
     for (t = 0; t < nd; t++)
         chars += occ[distinct[t]].len;
-    if (astate_presize(st, chars) < 0)
+    if (astate_presize(st, sp, chars) < 0)
         return -1;
     for (pass = 0; pass < 2 && !st->err; pass++) {
         if (pass == 0) {
@@ -1560,7 +1654,6 @@ analyze_pairs(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t start, stop, n, p, nocc = 0, cap = 0, nd = 0, nwords = 0, npairs, i;
     ASpec sp;
     AState st;
-    memset(&st, 0, sizeof(st));
     if (nargs != 4) {
         PyErr_Format(PyExc_TypeError, "analyze_pairs expected 4 arguments, got %zd", nargs);
         return NULL;
@@ -1580,6 +1673,7 @@ analyze_pairs(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (stop > n)
         stop = n;
     npairs = stop > start ? stop - start : 0;
+    astate_take(&st); /* from here on every exit releases it */
     rstarts = (int64_t *)PyMem_RawMalloc((size_t)(npairs + 1) * sizeof(int64_t));
     if (rstarts == NULL) {
         PyErr_NoMemory();
@@ -1642,7 +1736,7 @@ done:
     PyMem_RawFree(distinct);
     PyMem_RawFree(spans);
     PyMem_RawFree(rstarts);
-    astate_free(&st);
+    astate_release(&st);
     Py_XDECREF(seq);
     return out;
 }

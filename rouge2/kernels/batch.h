@@ -79,14 +79,16 @@ static int
 packed_bound(Packed *pk)
 {
     Py_ssize_t k;
-    int32_t top = 0;
-    for (k = 0; k < pk->nids; k++) {
+    int32_t top = 0, low = 0;
+    for (k = 0; k < pk->nids; k++) { /* no branch: vectorized */
         int32_t id = pk->ids[k];
-        if (id < 0 || (pk->remap != NULL && id >= pk->nremap))
-            return A_INDEX;
-        if (pk->remap == NULL && id > top)
-            top = id;
+        top = id > top ? id : top;
+        low = id < low ? id : low;
     }
+    if (low < 0 || (pk->remap != NULL && top >= pk->nremap))
+        return A_INDEX;
+    if (pk->remap != NULL)
+        top = 0;
     for (k = 0; pk->remap != NULL && k < pk->nremap; k++)
         if (pk->remap[k] > top)
             top = pk->remap[k];
@@ -186,6 +188,11 @@ text_load(const Packed *pk, Py_ssize_t t, Text *out)
 /* ------------------------------------------------------------------ */
 /* Scratch space reused across pairs.                                   */
 
+/* At most this many distinct ids in a pair for pair_dense. */
+#define DENSE_MAX 256
+#define DENSE_STRIDE (DENSE_MAX + 2)
+enum { DENSE_UNIGRAMS = 1, DENSE_BIGRAMS = 2 };
+
 typedef struct CountSlot {
     uint64_t key;
     int32_t count;
@@ -219,6 +226,15 @@ typedef struct {
     Py_ssize_t gapcap;
     tok_t *dids;
     Py_ssize_t didcap;
+    /* the current text pair in dense ids (pair_dense): valid while dgen == gen */
+    uint16_t *dc, *dr;
+    Py_ssize_t dccap, drcap, dk;
+    tok_t dseen[DENSE_MAX + 2]; /* the raw ids numbered 1..dk */
+    uint64_t gen, dgen;
+    int want;                     /* DENSE_UNIGRAMS | DENSE_BIGRAMS: what score_loop counts */
+    Py_ssize_t uni_hits, bi_hits; /* the pair's, when wanted */
+    int32_t hc[DENSE_MAX + 2], hr[DENSE_MAX + 2]; /* counts of each dense id: zero between uses */
+    int32_t *btab; /* candidate bigram counts at a * DENSE_STRIDE + b: zero between uses */
 } Scratch;
 
 static void
@@ -226,7 +242,8 @@ scratch_free(Scratch *sc)
 {
     void *all[] = {sc->cnt_ref, sc->cnt_cand, sc->rowmap, sc->cidx, sc->u64, sc->dbl, sc->bytes,
                    sc->cslots, sc->pos, sc->dstart, sc->ilist, sc->sent_of, sc->mrow, sc->pbits,
-                   sc->masks, sc->cols, sc->un, sc->gap, sc->dids, sc->seq};
+                   sc->masks, sc->cols, sc->un, sc->gap, sc->dids, sc->seq, sc->btab,
+                   sc->dc, sc->dr};
     size_t k;
     for (k = 0; k < sizeof(all) / sizeof(all[0]); k++)
         PyMem_RawFree(all[k]);
@@ -457,6 +474,112 @@ seq_hits(Scratch *sc, const tok_t *c, Py_ssize_t nc, const tok_t *r, Py_ssize_t 
     return A_OK;
 }
 
+/* Undo pair_dense's counts after its passes: the ids' counts, the
+   candidate's bigram cells (its first nc tokens numbered) and the map. */
+static void
+dense_clear(Scratch *sc, Py_ssize_t nc, Py_ssize_t k)
+{
+    Py_ssize_t i;
+    const uint16_t *dc = sc->dc;
+    if ((sc->want & DENSE_BIGRAMS) && nc > 0) {
+        sc->btab[(DENSE_STRIDE - 1) * DENSE_STRIDE + dc[0]] = 0;
+        if (k * k <= 2 * nc) { /* a small alphabet: its rows whole */
+            for (i = 1; i <= k; i++)
+                memset(sc->btab + i * DENSE_STRIDE + 1, 0, (size_t)k * sizeof(int32_t));
+        }
+        else {
+            for (i = 1; i < nc; i++)
+                sc->btab[dc[i - 1] * DENSE_STRIDE + dc[i]] = 0;
+        }
+    }
+    for (i = 0; i < k; i++) {
+        sc->rowmap[sc->dseen[i]] = 0;
+        sc->hc[i + 1] = sc->hr[i + 1] = 0;
+    }
+}
+
+/* The current pair's flat tokens in dense ids (issue 22): the candidate's
+   ids, then the reference's other ones, numbered 1..k in order of first
+   appearance (through the id-indexed rowmap, zero between uses), in sc->dc
+   and sc->dr; 1 when there are at most DENSE_MAX of them (the usual case,
+   and every pair of the character tokenizer's small alphabets), else 0
+   (the id-indexed kernels count that pair).  On the way, as score_loop
+   wants them, the clipped unigram hits (sum over ids of the smaller count)
+   and bigram hits (the candidate's bigrams counted in a direct table, each
+   reference bigram taking one from its cell while one is left).  Computed
+   once per pair and shared by every measure: score_loop bumps sc->gen for
+   each new pair. */
+static int
+pair_dense(Scratch *sc, const Text *c, const Text *r, int *rc)
+{
+    Py_ssize_t i, k = 0, nr = r->ntok, nc = c->ntok, bh = 0, uh = 0, prev;
+    int32_t *map, *hc = sc->hc, *hr = sc->hr, *tab;
+    uint16_t *dc, *dr;
+    int uni = (sc->want & DENSE_UNIGRAMS) != 0, bi = (sc->want & DENSE_BIGRAMS) != 0;
+    *rc = A_OK;
+    if (sc->dgen == sc->gen)
+        return sc->dk > 0;
+    sc->dgen = sc->gen;
+    sc->dk = 0;
+    if ((*rc = scratch_counts(sc, PAIR_MAXID(c, r))) != A_OK ||
+        !scratch_get((void **)&sc->dr, &sc->drcap, nr + 1, sizeof(uint16_t)) ||
+        !scratch_get((void **)&sc->dc, &sc->dccap, nc + 1, sizeof(uint16_t)) ||
+        (bi && sc->btab == NULL &&
+         !(sc->btab = (int32_t *)PyMem_RawCalloc(DENSE_STRIDE * DENSE_STRIDE, sizeof(int32_t))))) {
+        if (*rc == A_OK)
+            *rc = A_NOMEM;
+        sc->dgen = sc->gen - 1;
+        return 0;
+    }
+    map = sc->rowmap;
+    dc = sc->dc;
+    dr = sc->dr;
+    tab = sc->btab;
+    for (i = 0, prev = DENSE_STRIDE - 1; i < nc && k <= DENSE_MAX; i++) {
+        tok_t t = c->tok[i];
+        int32_t d = map[t];
+        if (d == 0) {
+            d = map[t] = (int32_t)++k;
+            sc->dseen[k - 1] = t;
+        }
+        dc[i] = (uint16_t)d;
+        hc[d] += uni;
+        if (bi) /* the first token's bigram goes to the spare last row */
+            tab[prev * DENSE_STRIDE + d]++;
+        prev = d;
+    }
+    if (k > DENSE_MAX) {
+        dense_clear(sc, i, k);
+        return 0;
+    }
+    for (i = 0, prev = 0; i < nr && k <= DENSE_MAX; i++) {
+        tok_t t = r->tok[i];
+        int32_t d = map[t];
+        if (d == 0) {
+            d = map[t] = (int32_t)++k;
+            sc->dseen[k - 1] = t;
+        }
+        dr[i] = (uint16_t)d;
+        hr[d] += uni;
+        if (bi) { /* no branch on the count; the first token reads row 0, all zero */
+            int32_t *e = &tab[prev * DENSE_STRIDE + d];
+            int32_t v = *e, take = v > 0;
+            *e = v - take;
+            bh += take;
+        }
+        prev = d;
+    }
+    for (i = 1; uni && i <= k; i++)
+        uh += hc[i] < hr[i] ? hc[i] : hr[i];
+    dense_clear(sc, nc, k);
+    if (k > DENSE_MAX)
+        return 0;
+    sc->uni_hits = uh;
+    sc->bi_hits = bh;
+    sc->dk = k;
+    return 1;
+}
+
 static int
 ngram_stats(Scratch *sc, const Text *ct, const Text *rt, Py_ssize_t n, double *d)
 {
@@ -464,7 +587,16 @@ ngram_stats(Scratch *sc, const Text *ct, const Text *rt, Py_ssize_t n, double *d
     int rc = A_OK;
     d[0] = 0.0;
     if (c_total > 0 && r_total > 0) {
-        if (n == 1) {
+        int dense = n <= 2 && pair_dense(sc, ct, rt, &rc);
+        if (rc != A_OK)
+            return rc;
+        if (dense && n == 1 && (sc->want & DENSE_UNIGRAMS)) {
+            d[0] = (double)sc->uni_hits;
+        }
+        else if (dense && n == 2 && (sc->want & DENSE_BIGRAMS)) {
+            d[0] = (double)sc->bi_hits;
+        }
+        else if (n == 1) {
             rc = unigram_hits(sc, ct, rt, &d[0]);
         }
         else if (n == 2) {
@@ -482,6 +614,129 @@ ngram_stats(Scratch *sc, const Text *ct, const Text *rt, Py_ssize_t n, double *d
 
 /* ------------------------------------------------------------------ */
 /* LCS                                                                  */
+
+#if defined(__GNUC__)
+#define LCS_INLINE static inline __attribute__((always_inline))
+#else
+#define LCS_INLINE static inline
+#endif
+
+/* The bit-parallel LCS state (W words, in v) after the ids of b (nb of
+   them), the position masks of each id found through rowmap: each step
+   v = (v + (v & mk)) | (v & ~mk) as one W-word number (Hyyro).  Inlined
+   with a constant W the state stays in registers.  Bits past the end of
+   the masked sequence fill with carries, which run upwards only: they
+   never reach the bits below, and are masked off when counting. */
+LCS_INLINE void
+lcs_run(const uint64_t *masks, const int32_t *rowmap, const tok_t *b, Py_ssize_t nb, uint64_t *v,
+        const Py_ssize_t W)
+{
+    uint64_t x[8];
+    Py_ssize_t j, w;
+    for (w = 0; w < W; w++)
+        x[w] = v[w];
+    for (j = 0; j < nb; j++) {
+        int32_t r = rowmap[b[j]];
+        if (r) {
+            const uint64_t *mk = masks + (r - 1) * W;
+            uint64_t carry = 0;
+            for (w = 0; w < W; w++) {
+                uint64_t y = x[w], u = y & mk[w], t = y + u, s = t + carry;
+                carry = (t < y) | (s < t);
+                x[w] = s | (y ^ u); /* y & ~mk */
+            }
+        }
+    }
+    for (w = 0; w < W; w++)
+        v[w] = x[w];
+}
+
+/* CALL(W) with a constant W = words for 1 to 8 words (up to 512 ids, so
+   the state stays in registers): 1 when called, 0 for longer sequences. */
+#define LCS_SWITCH(words, CALL)                                                          \
+    switch (words) {                                                                     \
+    case 1: CALL(1); return 1;                                                           \
+    case 2: CALL(2); return 1;                                                           \
+    case 3: CALL(3); return 1;                                                           \
+    case 4: CALL(4); return 1;                                                           \
+    case 5: CALL(5); return 1;                                                           \
+    case 6: CALL(6); return 1;                                                           \
+    case 7: CALL(7); return 1;                                                           \
+    case 8: CALL(8); return 1;                                                           \
+    default: return 0;                                                                   \
+    }
+
+static int
+lcs_unrolled(const uint64_t *masks, const int32_t *rowmap, const tok_t *b, Py_ssize_t nb, uint64_t *v,
+             Py_ssize_t words)
+{
+#define LCS_IDS(W) lcs_run(masks, rowmap, b, nb, v, W)
+    LCS_SWITCH(words, LCS_IDS)
+#undef LCS_IDS
+}
+
+/* The same state from the dense pair (pair_dense): masks has a row of W
+   words per dense id, row 0 (an id absent from the masked sequence) and
+   every row of an id it lacks zero, so a step needs no lookup or branch:
+   a zero mask leaves the state as it is. */
+LCS_INLINE void
+lcs_run_dense(const uint64_t *masks, const uint16_t *b, Py_ssize_t nb, uint64_t *v, const Py_ssize_t W)
+{
+    uint64_t x[8];
+    Py_ssize_t j, w;
+    for (w = 0; w < W; w++)
+        x[w] = v[w];
+    for (j = 0; j < nb; j++) {
+        const uint64_t *mk = masks + (Py_ssize_t)b[j] * W;
+        uint64_t carry = 0;
+        for (w = 0; w < W; w++) {
+            uint64_t y = x[w], u = y & mk[w], t = y + u, s = t + carry;
+            carry = (t < y) | (s < t);
+            x[w] = s | (y ^ u); /* y & ~mk */
+        }
+    }
+    for (w = 0; w < W; w++)
+        v[w] = x[w];
+}
+
+static int
+lcs_unrolled_dense(const uint64_t *masks, const uint16_t *b, Py_ssize_t nb, uint64_t *v, Py_ssize_t words)
+{
+#define LCS_DENSE(W) lcs_run_dense(masks, b, nb, v, W)
+    LCS_SWITCH(words, LCS_DENSE)
+#undef LCS_DENSE
+}
+
+/* The flat LCS length of the dense pair (pair_dense; the reference's nr
+   ids masked, the candidate's nc ids stepped through). */
+static int
+dense_lcs(Scratch *sc, Py_ssize_t nr, Py_ssize_t nc, double *out)
+{
+    Py_ssize_t W = (nr + 63) / 64, i, w, result = nr, nmask = (sc->dk + 1) * W;
+    uint64_t top = (nr % 64) ? ((UINT64_C(1) << (nr % 64)) - 1) : ~UINT64_C(0), *masks, *v;
+    *out = 0.0;
+    if (nr == 0 || nc == 0)
+        return A_OK;
+    masks = (uint64_t *)scratch_get((void **)&sc->u64, &sc->u64cap, nmask + W, sizeof(uint64_t));
+    if (masks == NULL)
+        return A_NOMEM;
+    memset(masks, 0, (size_t)nmask * sizeof(uint64_t));
+    for (i = 0; i < nr; i++)
+        masks[sc->dr[i] * W + i / 64] |= UINT64_C(1) << (i % 64);
+    v = masks + nmask;
+    for (w = 0; w < W; w++)
+        v[w] = ~UINT64_C(0);
+    if (!lcs_unrolled_dense(masks, sc->dc, nc, v, W)) {
+        v[W - 1] = top;
+        for (i = 0; i < nc; i++)
+            lcs_step(v, masks + sc->dc[i] * W, W, top);
+    }
+    v[W - 1] &= top;
+    for (w = 0; w < W; w++)
+        result -= POPCOUNT64(v[w]);
+    *out = (double)result;
+    return A_OK;
+}
 
 /* LCS length of a (m ids) and b (nb ids), bit-parallel over a, with each
    id's position mask found through the id-indexed rowmap (zero between
@@ -516,20 +771,9 @@ lcs_len_ids(Scratch *sc, const tok_t *a, Py_ssize_t m, const tok_t *b, Py_ssize_
         masks[(r - 1) * words + i / 64] |= UINT64_C(1) << (i % 64);
     }
     v = masks + rows * words;
-    if (words == 1) {
-        uint64_t x = top;
-        for (j = 0; j < nb; j++) {
-            int32_t r = rowmap[b[j]];
-            if (r) {
-                uint64_t mk = masks[r - 1];
-                x = ((x + (x & mk)) | (x & ~mk)) & top;
-            }
-        }
-        v[0] = x;
-    }
-    else {
-        for (w = 0; w < words; w++)
-            v[w] = ~UINT64_C(0);
+    for (w = 0; w < words; w++)
+        v[w] = ~UINT64_C(0);
+    if (!lcs_unrolled(masks, rowmap, b, nb, v, words)) {
         v[words - 1] = top;
         for (j = 0; j < nb; j++) {
             int32_t r = rowmap[b[j]];
@@ -537,6 +781,7 @@ lcs_len_ids(Scratch *sc, const tok_t *a, Py_ssize_t m, const tok_t *b, Py_ssize_
                 lcs_step(v, masks + (r - 1) * words, words, top);
         }
     }
+    v[words - 1] &= top;
     result = m;
     for (w = 0; w < words; w++)
         result -= POPCOUNT64(v[w]);
@@ -876,6 +1121,17 @@ union_marks(Scratch *sc, const CandIndex *ci, const Text *c, const tok_t *sent, 
     return rc;
 }
 
+/* The LCS length of r's and c's flat tokens: through the dense pair when
+   it has few ids. */
+static int
+flat_lcs(Scratch *sc, const Text *c, const Text *r, double *hit)
+{
+    int rc;
+    if (pair_dense(sc, c, r, &rc))
+        return dense_lcs(sc, r->ntok, c->ntok, hit);
+    return rc != A_OK ? rc : lcs_len_ids(sc, r->tok, r->ntok, c->tok, c->ntok, PAIR_MAXID(c, r), hit);
+}
+
 /* ROUGE-1.5.5's summary-level union-LCS hit (both texts non-empty). */
 static int
 lcs_hit(Scratch *sc, const Text *c, const Text *r, double *hit)
@@ -886,7 +1142,7 @@ lcs_hit(Scratch *sc, const Text *c, const Text *r, double *hit)
     int rc;
     *hit = 0.0;
     if (r->alias && c->alias && c->nsent == 1 && r->nsent == 1)
-        return lcs_len_ids(sc, r->tok, r->ntok, c->tok, c->ntok, PAIR_MAXID(c, r), hit);
+        return flat_lcs(sc, c, r, hit);
     if ((rc = scratch_counts(sc, PAIR_MAXID(c, r))) != A_OK)
         return rc;
     if ((rc = cand_index(sc, c, &ci)) != A_OK)
@@ -1115,7 +1371,7 @@ measure_stats(Scratch *sc, const MSpec *ms, const Text *ct, const Text *rt, doub
     case M_LCS_FLAT:
         d[1] = d[3] = (double)rt->ntok;
         d[2] = (double)ct->ntok;
-        return lcs_len_ids(sc, rt->tok, rt->ntok, ct->tok, ct->ntok, PAIR_MAXID(ct, rt), &d[0]);
+        return flat_lcs(sc, ct, rt, &d[0]);
     case M_WLCS: {
         double base = 0.0;
         rc = wlcs_raw(sc, ct, rt, ms->weight, &d[0], &base);
@@ -1183,6 +1439,9 @@ score_loop(Packed *pk, const MSpec *specs, Py_ssize_t M, const int32_t *cands,
     memset(&ct, 0, sizeof(ct));
     memset(&rt, 0, sizeof(rt));
     memset(&sc, 0, sizeof(sc));
+    for (p = 0; p < M; p++) /* what pair_dense counts on the way */
+        if (specs[p].kind == M_NGRAM && (specs[p].n == 1 || specs[p].n == 2))
+            sc.want |= specs[p].n == 1 ? DENSE_UNIGRAMS : DENSE_BIGRAMS;
     rc = packed_bound(pk);
     if (rc == A_OK)
         rc = scratch_counts(&sc, pk->maxid);
@@ -1196,6 +1455,7 @@ score_loop(Packed *pk, const MSpec *specs, Py_ssize_t M, const int32_t *cands,
                 break;
             }
             rc = text_load(pk, refs[e], &rt);
+            sc.gen++; /* a new pair: pair_dense's ids are stale */
             for (k = 0; k < M && rc == A_OK; k++)
                 rc = measure_stats(&sc, &specs[k], &ct, &rt, o + (e * M + k) * 4);
         }

@@ -17,7 +17,8 @@
  *   records(values, names, factory) -> list[dict]
  *       [{names[k]: factory(values[(p*M+k)*3 : ... + 3])} per pair]: three
  *       floats packed into instances of a tuple subclass the caller gives
- *       (rouge2.stats.prf.Score), untracked by the garbage collector; the
+ *       (rouge2.stats.prf.Score), untracked by the garbage collector (the
+ *       records and their dicts); the
  *       kernel knows nothing of what they mean.
  */
 
@@ -439,6 +440,11 @@ records(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             if (rc < 0)
                 goto fail;
         }
+        /* the dict tracked itself for its first record (a tuple subclass
+           may be tracked); str keys and untracked records cannot make a
+           cycle, and a value added later tracks it again */
+        if (PyObject_GC_IsTracked(d))
+            PyObject_GC_UnTrack(d);
     }
     goto done;
 fail:

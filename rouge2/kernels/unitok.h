@@ -34,7 +34,8 @@
  */
 
 /* Where the tokens go: push(ctx, utf8, n) takes one token's UTF-8 bytes
-   (utf8 is *buf, which this file grows with raw_reserve) and returns 0, or
+   (utf8 is *buf, which this file grows with raw_reserve, or one ASCII
+   character's byte elsewhere when n is 1) and returns 0, or
    -1 after recording why; error(ctx, python_error) records a failure (1: a
    Python exception is set, 0: no memory) and returns -1. */
 typedef struct {
@@ -392,8 +393,22 @@ character_tokens_c(const UniSink *sk, PyObject *defs, PyObject *text)
     kind = PyUnicode_KIND(s);
     data = PyUnicode_DATA(s);
     while (i < n && rc == 0) {
-        Py_ssize_t j = cluster_end(defs, kind, data, i, n), k, e;
+        Py_ssize_t j, k, e;
         int token = 0;
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        if (ch < 0x80 && ch != '\r' && (i + 1 == n || PyUnicode_READ(kind, data, i + 1) < 0x80)) {
+            /* an ASCII character before another (or the end) is a cluster of
+               its own (no ASCII character extends or prepends one): a token
+               when a letter or digit, as it is (tests/test_batch.py
+               test_character_ascii_facts) */
+            if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9')) {
+                char c = (char)ch;
+                rc = sk->push(sk->ctx, &c, 1);
+            }
+            i++;
+            continue;
+        }
+        j = cluster_end(defs, kind, data, i, n);
         if (j < 0) {
             rc = UNI_PYERR(sk);
             break;
