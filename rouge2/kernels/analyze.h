@@ -484,6 +484,9 @@ static unsigned char WORD_TABLE[256];
 /* Py_UNICODE_ISSPACE and Py_UNICODE_ISLINEBREAK of the 256 one-byte
    characters (filled at start-up from the same functions). */
 static unsigned char SPACE_1[256], LINEBREAK_1[256];
+/* a one-byte character that can end a token ending a sentence: . ! ? or a
+   closer (rule_sentences); any other last character means it does not */
+static unsigned char ENDISH_1[256];
 
 /* Append the (local) id of the word being built (st->word[0:n], its
    word_hash h); room for it in st->ids is reserved by the caller. */
@@ -895,7 +898,7 @@ seg_splitter1(AState *st, const UText *u)
             i++;
         if (add_piece(st, a, i) < 0)
             return -1;
-        if (ends_sentence(u, a, i) && end_sentence(st) < 0)
+        if (ENDISH_1[d[i - 1]] && ends_sentence(u, a, i) && end_sentence(st) < 0)
             return -1;
     }
     return end_sentence(st);
@@ -924,7 +927,8 @@ seg_splitter(AState *st, const UText *u)
             i++;
         if (add_piece(st, a, i) < 0)
             return -1;
-        if (ends_sentence(u, a, i) && end_sentence(st) < 0)
+        c = UC(u, i - 1);
+        if ((c > 255 || ENDISH_1[c]) && ends_sentence(u, a, i) && end_sentence(st) < 0)
             return -1;
     }
     return end_sentence(st);
@@ -1756,6 +1760,7 @@ analyze_init(void)
     for (c = 0; c < 256; c++) {
         SPACE_1[c] = (unsigned char)(Py_UNICODE_ISSPACE((Py_UCS4)c) != 0);
         LINEBREAK_1[c] = (unsigned char)(Py_UNICODE_ISLINEBREAK((Py_UCS4)c) != 0);
+        ENDISH_1[c] = (unsigned char)(c == '.' || c == '!' || c == '?' || IS_CLOSER((Py_UCS4)c));
     }
     vocab_lock = PyThread_allocate_lock();
     if (vocab_lock == NULL) {
