@@ -108,7 +108,7 @@ def _load_c() -> ModuleType | None:
         from rouge2.kernels import _speedups
     except ImportError:
         return None
-    if not hasattr(_speedups, "prf_many"):  # an extension built from older sources
+    if not hasattr(_speedups, "synonym_stats"):  # an extension built from older sources
         return None
     return _speedups
 
@@ -142,8 +142,9 @@ spa_resample = _C.spa_resample if _C is not None else None
 
 
 class BatchKernels:
-    """The batch-path kernels of one implementation (see ``analyze.h`` and
-    ``batch.h``): ``analyze_pairs``, ``raw_words``, ``score_pairs``.  Each
+    """The batch-path kernels of one implementation (see ``analyze.h``,
+    ``batch.h`` and ``synonyms.h``): ``analyze_pairs``, ``raw_words``,
+    ``score_pairs``, ``synonym_stats``.  Each
     implementation keeps its own raw vocabulary, so ids from one never go to
     the other."""
 
@@ -152,6 +153,7 @@ class BatchKernels:
         self.analyze_pairs = impl.analyze_pairs
         self.raw_words = impl.raw_words
         self.score_pairs = impl.score_pairs
+        self.synonym_stats = impl.synonym_stats
 
     def __repr__(self) -> str:
         return f"<BatchKernels {self.name}>"
