@@ -53,7 +53,9 @@ enum {
     S_EDGE, S_AOFF, S_ADJ, S_COFF, S_CMEM, S_CFILL,
     S_EOFF, S_ETO,                   /* the matching's edges, from candidate types */
     S_REMC, S_REMR, S_EF, S_ESRC, S_ROFF, S_RLIST, S_PARR, S_PARC, S_QUEUE,
-    S_SLOTS, S_TPOS, S_TCNT, S_RHEAD, S_RNEXT, /* n-gram types: candidate's then reference's */
+    S_CACT, S_CK, S_RK, S_CCL, S_RCL, S_CSTART, S_RSTART, /* per class: active; per token: key, class */
+    S_SLOTS, S_TSIDE, S_TPOS, S_TCNT, S_GSLOTS, S_GSIDE, S_GPOS, S_GCNT, /* two tables (SynTable) */
+    S_RHEAD, S_RNEXT, S_CAPC, S_CAPR,
     S_MASKS, S_COLS, S_UN,           /* uint64 */
     S_COUNT
 };
@@ -359,6 +361,55 @@ syn_flow(SynScratch *s, Py_ssize_t nC, const int32_t *capc, Py_ssize_t nR, const
 
 /* ------------------------------------------------------------------ */
 /* ROUGE-N: the n-gram types of both texts, and the b-matching.        */
+/*                                                                      */
+/* A class none of whose words is related to a word of another class   */
+/* ("quiet") matches only itself: an n-gram of quiet classes matches   */
+/* only the n-grams of the same classes, a component of the matching   */
+/* of its own whose size is the smaller count, as without synonyms.    */
+/* So the hit is the plain hit (the clipped count over final ids)      */
+/* less what the plain count gave the n-grams with a word of an active */
+/* class, plus their maximum matching.  There, tokens are keyed by     */
+/* their class when it is quiet and by their word otherwise: an n-gram */
+/* type is a sequence of keys (its n-grams match alike).               */
+
+/* Per class: whether a word of it is related to a word of another class. */
+static int
+syn_active(SynScratch *s)
+{
+    Py_ssize_t x;
+    const int32_t *aoff = SP(s, S_AOFF, int32_t), *wcls = SP(s, S_WCLS, int32_t);
+    int32_t *act = SBUF(s, S_CACT, s->nclass, int32_t);
+    if (act == NULL)
+        return A_NOMEM;
+    memset(act, 0, (size_t)s->nclass * sizeof(int32_t));
+    for (x = 0; x < s->nw; x++)
+        if (aoff[x + 1] > aoff[x])
+            act[wcls[x]] = 1;
+    return A_OK;
+}
+
+/* Tokens tok[0:len] as keys (key[]: the class, nw + class, for a quiet
+   class, else the word) and classes (cls[]); the starts of the n-grams
+   with a word of an active class into starts[], their number returned. */
+static Py_ssize_t
+syn_windows(const SynScratch *s, const int32_t *tok, Py_ssize_t len, Py_ssize_t n, int32_t *key,
+            int32_t *cls, int32_t *starts)
+{
+    const int32_t *wcls = SP(s, S_WCLS, int32_t), *act = SP(s, S_CACT, int32_t);
+    Py_ssize_t k, ns = 0, next = 0; /* next: the first start not taken yet */
+    for (k = 0; k < len; k++) {
+        cls[k] = wcls[tok[k]];
+        key[k] = act[cls[k]] ? tok[k] : (int32_t)s->nw + cls[k];
+        if (act[cls[k]]) {
+            Py_ssize_t a = k - n + 1 > next ? k - n + 1 : next, b = k < len - n ? k : len - n;
+            for (; a <= b; a++)
+                starts[ns++] = (int32_t)a;
+            if (b + 1 > next)
+                next = b + 1;
+        }
+    }
+    return ns;
+}
 
 static inline uint64_t
 syn_hash(const int32_t *p, Py_ssize_t n)
@@ -370,36 +421,63 @@ syn_hash(const int32_t *p, Py_ssize_t n)
     return h ^ (h >> 31);
 }
 
-/* The distinct n-grams of tok (len n-grams of n words) as types from
-   *ntypes on: their first position (tpos) and count (tcnt). */
-static int
-syn_types(SynScratch *s, const int32_t *tok, Py_ssize_t len, Py_ssize_t n, Py_ssize_t *ntypes)
+static inline int
+syn_same(const int32_t *a, const int32_t *b, Py_ssize_t n)
 {
-    Py_ssize_t count = len - n + 1, size = 16, p, first = *ntypes;
-    int32_t *slots, *tpos, *tcnt;
-    while (size < 2 * count)
-        size *= 2;
-    if (!SBUF(s, S_SLOTS, size, int32_t) || !SBUF(s, S_TPOS, first + count, int32_t) ||
-        !SBUF(s, S_TCNT, first + count, int32_t))
-        return A_NOMEM;
-    slots = SP(s, S_SLOTS, int32_t), tpos = SP(s, S_TPOS, int32_t), tcnt = SP(s, S_TCNT, int32_t);
-    memset(slots, 0, (size_t)size * sizeof(int32_t));
-    for (p = 0; p < count; p++) {
-        size_t h = (size_t)syn_hash(tok + p, n) & (size_t)(size - 1);
-        for (;; h = (h + 1) & (size_t)(size - 1)) {
-            int32_t t = slots[h] - 1;
-            if (t < 0) {
-                slots[h] = (int32_t)(*ntypes + 1);
-                tpos[*ntypes] = (int32_t)p;
-                tcnt[(*ntypes)++] = 1;
-                break;
+    Py_ssize_t k;
+    for (k = 0; k < n; k++)
+        if (a[k] != b[k])
+            return 0;
+    return 1;
+}
+
+/* A joint table of n-gram types of both texts: slots (size a power of
+   two), where each type first occurs (side, pos) and its counts in the
+   candidate and the reference (cnt, two per type). */
+typedef struct {
+    const int32_t *keys[2];
+    int32_t *slots, *side, *pos, *cnt;
+    Py_ssize_t size, n, count;
+} SynTable;
+
+/* The n-grams of ``side`` starting at starts[0:ns] counted into t. */
+static void
+syn_count(SynTable *t, int side, const int32_t *starts, Py_ssize_t ns)
+{
+    Py_ssize_t k, n = t->n;
+    for (k = 0; k < ns; k++) {
+        const int32_t *g = t->keys[side] + starts[k];
+        size_t h = (size_t)syn_hash(g, n) & (size_t)(t->size - 1);
+        for (;; h = (h + 1) & (size_t)(t->size - 1)) {
+            int32_t u = t->slots[h] - 1;
+            if (u < 0) {
+                u = (int32_t)t->count++;
+                t->slots[h] = u + 1;
+                t->pos[u] = starts[k], t->side[u] = side;
+                t->cnt[2 * u] = t->cnt[2 * u + 1] = 0;
             }
-            if (t >= first && memcmp(tok + tpos[t], tok + p, (size_t)n * sizeof(int32_t)) == 0) {
-                tcnt[t]++;
-                break;
+            else if (!syn_same(t->keys[t->side[u]] + t->pos[u], g, n)) {
+                continue;
             }
+            t->cnt[2 * u + side]++;
+            break;
         }
     }
+}
+
+/* Room for a table of up to ``count`` types in buffers base .. base + 3. */
+static int
+syn_table(SynScratch *s, SynTable *t, int base, const int32_t *k0, const int32_t *k1, Py_ssize_t n,
+          Py_ssize_t count)
+{
+    t->size = 16;
+    while (t->size < 2 * count)
+        t->size *= 2;
+    t->keys[0] = k0, t->keys[1] = k1, t->n = n, t->count = 0;
+    if (!(t->slots = SBUF(s, base, t->size, int32_t)) || !(t->side = SBUF(s, base + 1, count, int32_t)) ||
+        !(t->pos = SBUF(s, base + 2, count, int32_t)) || !(t->cnt = SBUF(s, base + 3, 2 * count, int32_t)))
+        return A_NOMEM;
+    memset(t->slots, 0, (size_t)t->size * sizeof(int32_t));
     return A_OK;
 }
 
@@ -414,55 +492,121 @@ syn_tail_match(const SynScratch *s, const int32_t *c, const int32_t *r, Py_ssize
     return 1;
 }
 
-/* ROUGE-N's hit with synonyms (both texts have n words or more). */
+/* The flow's edges between the types of t (S_EOFF, S_ETO), from each
+   type in the candidate to each matching type in the reference. */
 static int
-syn_ngram_hit(SynScratch *s, Py_ssize_t n, double *hit)
+syn_type_edges(SynScratch *s, const SynTable *t)
 {
-    const int32_t *ct = SP(s, S_CT, int32_t), *rt = SP(s, S_RT, int32_t);
-    int32_t *tpos, *tcnt, *rhead, *rnext, *eoff, *eto;
-    Py_ssize_t ntc = 0, nt = 0, u, v, ne = 0;
-    int rc;
-    if ((rc = syn_types(s, ct, s->nct, n, &nt)) != A_OK)
-        return rc;
-    ntc = nt;
-    if ((rc = syn_types(s, rt, s->nrt, n, &nt)) != A_OK)
-        return rc;
+    const int32_t *tok[2] = {SP(s, S_CT, int32_t), SP(s, S_RT, int32_t)};
+    int32_t *rhead, *rnext, *eoff, *eto;
+    Py_ssize_t u, ne = 0, nt = t->count;
     if (!(rhead = SBUF(s, S_RHEAD, s->nw, int32_t)) || !(rnext = SBUF(s, S_RNEXT, nt, int32_t)) ||
-        !(eoff = SBUF(s, S_EOFF, ntc + 1, int32_t)))
+        !(eoff = SBUF(s, S_EOFF, nt + 1, int32_t)))
         return A_NOMEM;
-    tpos = SP(s, S_TPOS, int32_t), tcnt = SP(s, S_TCNT, int32_t);
     for (u = 0; u < s->nw; u++)
         rhead[u] = -1;
-    for (v = nt - 1; v >= ntc; v--) { /* the reference's types by first word */
-        rnext[v] = rhead[rt[tpos[v]]];
-        rhead[rt[tpos[v]]] = (int32_t)v;
-    }
-    eoff[0] = 0;
-    for (u = 0; u < ntc; u++) {
-        const int32_t *cu = ct + tpos[u];
+    for (u = nt - 1; u >= 0; u--) /* the reference's types by first word */
+        if (t->cnt[2 * u + 1]) {
+            int32_t first = tok[t->side[u]][t->pos[u]];
+            rnext[u] = rhead[first];
+            rhead[first] = (int32_t)u;
+        }
+    for (u = 0; u < nt; u++) {
+        const int32_t *cu = tok[t->side[u]] + t->pos[u];
         int32_t x = cu[0];
+        eoff[u] = (int32_t)ne;
+        if (!t->cnt[2 * u])
+            continue;
         SYN_FOR_MATCHES(s, x, y, {
             int32_t w;
             for (w = rhead[y]; w >= 0; w = rnext[w]) {
-                if (!syn_tail_match(s, cu, rt + tpos[w], n))
+                if (!syn_tail_match(s, cu, tok[t->side[w]] + t->pos[w], t->n))
                     continue;
                 if (!(eto = SBUF(s, S_ETO, ne + 1, int32_t)))
                     return A_NOMEM;
-                eto[ne++] = (int32_t)(w - ntc);
+                eto[ne++] = w;
             }
         });
-        eoff[u + 1] = (int32_t)ne;
     }
-    if (!SBUF(s, S_ETO, ne + 1, int32_t))
+    eoff[nt] = (int32_t)ne;
+    return SBUF(s, S_ETO, ne + 1, int32_t) ? A_OK : A_NOMEM;
+}
+
+/* ROUGE-N's hit with synonyms (both texts have n words or more; plain:
+   the hit without them). */
+static int
+syn_ngram_hit(SynScratch *s, Py_ssize_t n, double plain, double *hit)
+{
+    Py_ssize_t nct = s->nct, nrt = s->nrt, nsc, nsr, u;
+    int32_t *ck, *rk, *ccl, *rcl, *sc, *sr, *capc, *capr;
+    SynTable types, classes;
+    double flow = 0.0;
+    int rc;
+    if (!(ck = SBUF(s, S_CK, nct, int32_t)) || !(rk = SBUF(s, S_RK, nrt, int32_t)) ||
+        !(ccl = SBUF(s, S_CCL, nct, int32_t)) || !(rcl = SBUF(s, S_RCL, nrt, int32_t)) ||
+        !(sc = SBUF(s, S_CSTART, nct, int32_t)) || !(sr = SBUF(s, S_RSTART, nrt, int32_t)))
         return A_NOMEM;
-    return syn_flow(s, ntc, tcnt, nt - ntc, tcnt + ntc, eoff, SP(s, S_ETO, int32_t), hit);
+    nsc = syn_windows(s, SP(s, S_CT, int32_t), nct, n, ck, ccl, sc);
+    nsr = syn_windows(s, SP(s, S_RT, int32_t), nrt, n, rk, rcl, sr);
+    if ((rc = syn_table(s, &classes, S_GSLOTS, ccl, rcl, n, nsc + nsr)) != A_OK ||
+        (rc = syn_table(s, &types, S_SLOTS, ck, rk, n, nsc + nsr)) != A_OK)
+        return rc;
+    syn_count(&classes, 0, sc, nsc);
+    syn_count(&classes, 1, sr, nsr);
+    syn_count(&types, 0, sc, nsc);
+    syn_count(&types, 1, sr, nsr);
+    for (u = 0; u < classes.count; u++) /* what the plain count gave them */
+        plain -= classes.cnt[2 * u] < classes.cnt[2 * u + 1] ? classes.cnt[2 * u] : classes.cnt[2 * u + 1];
+    if ((rc = syn_type_edges(s, &types)) != A_OK)
+        return rc;
+    if (!(capc = SBUF(s, S_CAPC, types.count, int32_t)) || !(capr = SBUF(s, S_CAPR, types.count, int32_t)))
+        return A_NOMEM;
+    for (u = 0; u < types.count; u++)
+        capc[u] = types.cnt[2 * u], capr[u] = types.cnt[2 * u + 1];
+    rc = syn_flow(s, types.count, capc, types.count, capr, SP(s, S_EOFF, int32_t), SP(s, S_ETO, int32_t), &flow);
+    *hit = plain + flow;
+    return rc;
 }
 
 /* ------------------------------------------------------------------ */
 /* ROUGE-L: the related LCS marks, then the matching of the words.      */
 
+/* syn_sentence_marks for a reference sentence of m <= 64 words. */
+static void
+syn_one_word_marks(SynScratch *s, Py_ssize_t m, Py_ssize_t q0, Py_ssize_t q1, uint64_t *un)
+{
+    const int32_t *ct = SP(s, S_CT, int32_t) + q0;
+    const uint64_t *masks = SP(s, S_MASKS, uint64_t);
+    uint64_t top = m == 64 ? ~UINT64_C(0) : (UINT64_C(1) << m) - 1, v = top, cover = 0;
+    uint64_t *cols = SP(s, S_COLS, uint64_t);
+    Py_ssize_t n = q1 - q0, j, i = m;
+    for (j = 0; j < n; j++) {
+        uint64_t mk = masks[ct[j]];
+        cover |= mk;
+        v = ((v + (v & mk)) | (v & ~mk)) & top;
+        cols[j] = v;
+    }
+    if (!(cover & ~*un)) /* the traceback would only mark marked positions */
+        return;
+    for (j = n - 1; j >= 0 && i > 0; j--) {
+        uint64_t mk = masks[ct[j]], stop = (mk | (~cols[j] & top)) & (i >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << i) - 1);
+        Py_ssize_t p;
+        if (!stop)
+            return;
+        p = HIGHBIT64(stop);
+        if ((mk >> p) & 1) {
+            *un |= UINT64_C(1) << p;
+            i = p;
+        }
+        else {
+            i = p + 1;
+        }
+    }
+}
+
 /* The marks of a reference sentence of m words against candidate sentence
-   [q0, q1) into un, from the candidate words' position masks (S_MASKS). */
+   [q0, q1) into un, from the candidate words' position masks (S_MASKS):
+   the script's traceback (rouge2.kernels.python.lcs_marks). */
 static int
 syn_sentence_marks(SynScratch *s, Py_ssize_t m, Py_ssize_t q0, Py_ssize_t q1, uint64_t *un)
 {
@@ -471,6 +615,10 @@ syn_sentence_marks(SynScratch *s, Py_ssize_t m, Py_ssize_t q0, Py_ssize_t q1, ui
     const int32_t *ct = SP(s, S_CT, int32_t);
     if (!(cols = SBUF(s, S_COLS, (n + 1) * words, uint64_t)))
         return A_NOMEM;
+    if (words == 1) {
+        syn_one_word_marks(s, m, q0, q1, un);
+        return A_OK;
+    }
     masks = SP(s, S_MASKS, uint64_t);
     for (w = 0; w < words; w++)
         cols[w] = ~UINT64_C(0);
@@ -516,26 +664,31 @@ syn_marks(SynScratch *s, Py_ssize_t r0, Py_ssize_t r1, int flat)
     return rc;
 }
 
-/* ROUGE-L's synonym-aware hit (both texts non-empty): the marks, then the
-   maximum matching of the candidate's words with the marked words. */
+/* The maximum matching of the candidate's words (S_CC) with the marked
+   reference words (S_MC): a quiet class by its smaller count, the words of
+   the others through the flow. */
 static int
-syn_lcs_hit(SynScratch *s, int flat, double *hit)
+syn_word_matching(SynScratch *s, double *hit)
 {
-    Py_ssize_t k, r0 = 0, nr = flat ? 1 : s->nrs, x, ne = 0;
-    const int32_t *cc = SP(s, S_CC, int32_t);
-    int32_t *mc = SP(s, S_MC, int32_t), *eoff, *eto;
-    int rc = A_OK;
-    for (k = 0; k < nr && rc == A_OK; k++) {
-        Py_ssize_t r1 = flat ? s->nrt : SP(s, S_RSE, Py_ssize_t)[k];
-        rc = syn_marks(s, r0, r1, flat);
-        r0 = r1;
+    const int32_t *cc = SP(s, S_CC, int32_t), *mc = SP(s, S_MC, int32_t), *act = SP(s, S_CACT, int32_t);
+    const int32_t *coff = SP(s, S_COFF, int32_t), *cmem = SP(s, S_CMEM, int32_t), *wcls = SP(s, S_WCLS, int32_t);
+    int32_t *eoff, *eto;
+    Py_ssize_t c, k, x, ne = 0;
+    double quiet = 0.0, flow = 0.0;
+    int rc;
+    for (c = 0; c < s->nclass; c++) {
+        int32_t a = 0, b = 0;
+        if (act[c])
+            continue;
+        for (k = coff[c]; k < coff[c + 1]; k++)
+            a += cc[cmem[k]], b += mc[cmem[k]];
+        quiet += a < b ? a : b;
     }
-    if (rc == A_OK && !(eoff = SBUF(s, S_EOFF, s->nw + 1, int32_t)))
-        rc = A_NOMEM;
-    mc = SP(s, S_MC, int32_t);
-    for (x = 0, eoff = SP(s, S_EOFF, int32_t); rc == A_OK && x < s->nw; x++) {
+    if (!(eoff = SBUF(s, S_EOFF, s->nw + 1, int32_t)))
+        return A_NOMEM;
+    for (x = 0; x < s->nw; x++) {
         eoff[x] = (int32_t)ne;
-        if (!cc[x])
+        if (!cc[x] || !act[wcls[x]])
             continue;
         SYN_FOR_MATCHES(s, x, y, {
             if (mc[y]) {
@@ -545,11 +698,30 @@ syn_lcs_hit(SynScratch *s, int flat, double *hit)
             }
         });
     }
-    if (rc == A_OK) {
-        eoff[s->nw] = (int32_t)ne;
-        rc = SBUF(s, S_ETO, ne + 1, int32_t) ? syn_flow(s, s->nw, cc, s->nw, mc, eoff, SP(s, S_ETO, int32_t), hit)
-                                             : A_NOMEM;
+    eoff[s->nw] = (int32_t)ne;
+    if (!SBUF(s, S_ETO, ne + 1, int32_t))
+        return A_NOMEM;
+    rc = syn_flow(s, s->nw, cc, s->nw, mc, eoff, SP(s, S_ETO, int32_t), &flow);
+    *hit = quiet + flow;
+    return rc;
+}
+
+/* ROUGE-L's synonym-aware hit (both texts non-empty): the marks, then the
+   maximum matching of the candidate's words with the marked words. */
+static int
+syn_lcs_hit(SynScratch *s, int flat, double *hit)
+{
+    Py_ssize_t k, r0 = 0, nr = flat ? 1 : s->nrs, x;
+    int32_t *mc;
+    int rc = A_OK;
+    for (k = 0; k < nr && rc == A_OK; k++) {
+        Py_ssize_t r1 = flat ? s->nrt : SP(s, S_RSE, Py_ssize_t)[k];
+        rc = syn_marks(s, r0, r1, flat);
+        r0 = r1;
     }
+    if (rc == A_OK)
+        rc = syn_word_matching(s, hit);
+    mc = SP(s, S_MC, int32_t);
     for (x = 0; x < s->nw; x++)
         mc[x] = 0;
     return rc;
@@ -592,11 +764,13 @@ syn_entry(SynScratch *s, const Packed *pk, const SynRel *rel, Py_ssize_t c, Py_s
         rc = syn_classes(s, pk);
     if (rc == A_OK)
         rc = syn_edges(s, rel, &cross);
+    if (rc == A_OK && cross)
+        rc = syn_active(s);
     for (k = 0; k < nspecs && rc == A_OK && cross; k++) {
         const SynSpec *sp = &specs[k];
         double hit = 0.0, *o = d + sp->k * 4;
         if (sp->kind == M_NGRAM) {
-            if (s->nct >= sp->n && s->nrt >= sp->n && (rc = syn_ngram_hit(s, sp->n, &hit)) == A_OK)
+            if (s->nct >= sp->n && s->nrt >= sp->n && (rc = syn_ngram_hit(s, sp->n, o[0], &hit)) == A_OK)
                 o[0] = hit;
         }
         else if (s->nct && s->nrt && (rc = syn_lcs_hit(s, sp->kind == M_LCS_FLAT, &hit)) == A_OK && hit > o[0]) {
