@@ -4,7 +4,7 @@ rouge2's innermost loops have two implementations with the same signatures:
 
 * :mod:`rouge2.kernels.python`, the pure-Python reference (the definition);
 * ``rouge2.kernels._speedups``, built from ``_speedups.c`` (and
-  ``analyze.h``, ``batch.h``, ``prf.h``, ``stats_kernels.h``,
+  ``analyze.h``, ``batch.h``, ``synonyms.h``, ``prf.h``, ``stats_kernels.h``,
   ``rouge_score.h``) when a C compiler is present at install time, giving
   identical results faster; ``_speedups.pyi`` types every export.
 
@@ -39,7 +39,8 @@ options, multi-reference modes or result objects.
     the dict, called on first need.  The memo is emptied at ``memo_limit``.
 ``BATCH``, ``PY_BATCH``, ``DEFAULT_BATCH``
     the batch path's kernels (texts to packed ids, every pair and measure of
-    a chunk scored in one call), chosen and pure-Python; the ones the
+    a chunk scored in one call; ROUGE-N and ROUGE-L with a synonym relation
+    in word ids, ``synonym_stats``), chosen and pure-Python; the ones the
     scoring layer uses by default (None without C).
 ``prf_many``
     bulk P/R/F from batch statistics, C only (None otherwise); called by
@@ -66,8 +67,8 @@ options, multi-reference modes or result objects.
     :mod:`rouge2.analysis.porter_nltk`); ``nltk_porter_stem`` is None on the
     Python path.
 
-Pure-Python definitions used by the synonym-aware paths (which match words
-through a relation, so they stay in Python): ``clipped_hits``,
+Pure-Python definitions used by the per-pair synonym-aware paths (which
+match words through a relation given as a Python function): ``clipped_hits``,
 ``packed_ngrams``, ``position_masks``, ``mask_lcs_length``, ``lcs_marks``,
 ``wlcs_marks``, ``skip_bigram_counts``, and Perl's drand48 constants.
 """

@@ -50,7 +50,7 @@ typedef struct {
 enum {
     S_RAW, S_WCLS, S_CC, S_RC, S_MC, /* per local word (int32) */
     S_CT, S_RT, S_CSE, S_RSE,        /* tokens in local ids (int32); sentence ends (Py_ssize_t) */
-    S_EDGE, S_AOFF, S_ADJ, S_COFF, S_CMEM, S_CFILL,
+    S_EDGE, S_AOFF, S_ADJ, S_AFILL, S_COFF, S_CMEM, S_CFILL,
     S_EOFF, S_ETO,                   /* the matching's edges, from candidate types */
     S_REMC, S_REMR, S_EF, S_ESRC, S_ROFF, S_RLIST, S_PARR, S_PARC, S_QUEUE,
     S_CACT, S_CK, S_RK, S_CCL, S_RCL, S_CSTART, S_RSTART, /* per class: active; per token: key, class */
@@ -106,7 +106,7 @@ syn_text_size(const Packed *pk, Py_ssize_t t)
    reference's (side 1) tokens and sentence ends, counting them; the local
    arrays have room for every token already. */
 static int
-syn_text(SynScratch *s, const Packed *pk, const SynRel *rel, Py_ssize_t t, int side)
+syn_text(SynScratch *s, const Packed *pk, Py_ssize_t t, int side)
 {
     const int64_t *sp = pk->spans + 4 * t;
     int32_t *tok = SP(s, side ? S_RT : S_CT, int32_t), *cnt = SP(s, side ? S_RC : S_CC, int32_t);
@@ -115,9 +115,7 @@ syn_text(SynScratch *s, const Packed *pk, const SynRel *rel, Py_ssize_t t, int s
     for (q = sp[0]; q < sp[1]; q++) {
         Py_ssize_t before = n;
         for (k = pk->bounds[2 * q]; k < pk->bounds[2 * q + 1]; k++) {
-            int32_t raw = pk->ids[k], x;
-            if (raw < 0 || raw >= rel->nrel || (pk->remap != NULL && raw >= pk->nremap))
-                return A_INDEX;
+            int32_t raw = pk->ids[k], x; /* checked by syn_check */
             if (pk->remap != NULL && pk->remap[raw] < 0)
                 continue;
             x = s->loc[raw];
@@ -139,33 +137,42 @@ syn_text(SynScratch *s, const Packed *pk, const SynRel *rel, Py_ssize_t t, int s
     return A_OK;
 }
 
-static inline int32_t
-syn_fin(const Packed *pk, int32_t raw)
-{
-    return pk->remap != NULL ? pk->remap[raw] : raw;
-}
-
-/* Each local word's class (its final id), and the classes' members. */
-static int
+/* Each local word's class: its final id (without a remap, its word). */
+static void
 syn_classes(SynScratch *s, const Packed *pk)
 {
     Py_ssize_t x, nw = s->nw;
-    int32_t *raw = SP(s, S_RAW, int32_t), *wcls = SP(s, S_WCLS, int32_t), *coff, *cmem, *fill;
+    const int32_t *raw = SP(s, S_RAW, int32_t);
+    int32_t *wcls = SP(s, S_WCLS, int32_t), *cls = s->cls;
+    if (pk->remap == NULL) {
+        for (x = 0; x < nw; x++)
+            wcls[x] = (int32_t)x;
+        s->nclass = nw;
+        return;
+    }
     s->nclass = 0;
     for (x = 0; x < nw; x++) {
-        int32_t f = syn_fin(pk, raw[x]);
-        if (s->cls[f] == 0)
-            s->cls[f] = (int32_t)++s->nclass;
-        wcls[x] = s->cls[f] - 1;
+        int32_t f = pk->remap[raw[x]];
+        if (cls[f] == 0)
+            cls[f] = (int32_t)++s->nclass;
+        wcls[x] = cls[f] - 1;
     }
-    if (!SBUF(s, S_COFF, s->nclass + 1, int32_t) || !SBUF(s, S_CMEM, nw, int32_t) ||
-        !SBUF(s, S_CFILL, s->nclass, int32_t))
+}
+
+/* The classes' members (S_COFF, S_CMEM). */
+static int
+syn_members(SynScratch *s)
+{
+    Py_ssize_t x, nw = s->nw, nc = s->nclass;
+    const int32_t *wcls = SP(s, S_WCLS, int32_t);
+    int32_t *coff, *cmem, *fill;
+    if (!(coff = SBUF(s, S_COFF, nc + 1, int32_t)) || !(cmem = SBUF(s, S_CMEM, nw, int32_t)) ||
+        !(fill = SBUF(s, S_CFILL, nc, int32_t)))
         return A_NOMEM;
-    coff = SP(s, S_COFF, int32_t), cmem = SP(s, S_CMEM, int32_t), fill = SP(s, S_CFILL, int32_t);
-    memset(coff, 0, (size_t)(s->nclass + 1) * sizeof(int32_t));
+    memset(coff, 0, (size_t)(nc + 1) * sizeof(int32_t));
     for (x = 0; x < nw; x++)
         coff[wcls[x] + 1]++;
-    for (x = 0; x < s->nclass; x++) {
+    for (x = 0; x < nc; x++) {
         coff[x + 1] += coff[x];
         fill[x] = coff[x];
     }
@@ -174,34 +181,34 @@ syn_classes(SynScratch *s, const Packed *pk)
     return A_OK;
 }
 
-/* The related pairs of local words of different classes (adjacency both
-   ways); *cross: whether one joins a candidate word to a reference word. */
+/* The related pairs of local words of different classes that join a
+   candidate word to a reference word (adjacency both ways: the matchings
+   only ever ask about such pairs); *cross: whether there is one. */
 static int
 syn_edges(SynScratch *s, const SynRel *rel, int *cross)
 {
     Py_ssize_t x, k, ne = 0, nw = s->nw;
-    int32_t *raw = SP(s, S_RAW, int32_t), *wcls = SP(s, S_WCLS, int32_t);
-    int32_t *cc = SP(s, S_CC, int32_t), *rc = SP(s, S_RC, int32_t), *edge, *aoff, *adj;
-    *cross = 0;
+    const int32_t *raw = SP(s, S_RAW, int32_t), *wcls = SP(s, S_WCLS, int32_t), *loc = s->loc;
+    const int32_t *cc = SP(s, S_CC, int32_t), *rc = SP(s, S_RC, int32_t), *tgt = rel->tgt;
+    const int64_t *off = rel->off;
+    int32_t *edge, *aoff, *adj, *fill;
     for (x = 0; x < nw; x++) {
-        int64_t a = raw[x];
-        for (k = (Py_ssize_t)rel->off[a]; k < (Py_ssize_t)rel->off[a + 1]; k++) {
-            int32_t b = rel->tgt[k], y;
-            if (b < 0 || b >= rel->nrel)
-                return A_INDEX;
-            y = s->loc[b] - 1;
-            if (y < 0 || wcls[x] == wcls[y])
-                continue;
-            if (!(edge = SBUF(s, S_EDGE, 2 * ne + 2, int32_t)))
-                return A_NOMEM;
-            edge[2 * ne] = (int32_t)x, edge[2 * ne + 1] = y, ne++;
-            *cross |= (cc[x] && rc[y]) || (rc[x] && cc[y]);
+        Py_ssize_t k0 = (Py_ssize_t)off[raw[x]], k1 = (Py_ssize_t)off[raw[x] + 1];
+        int32_t cx = cc[x], rx = rc[x], kx = wcls[x];
+        if (k0 == k1)
+            continue;
+        if (!(edge = SBUF(s, S_EDGE, 2 * (ne + k1 - k0), int32_t)))
+            return A_NOMEM;
+        for (k = k0; k < k1; k++) { /* targets checked by syn_check */
+            int32_t y = loc[tgt[k]] - 1;
+            if (y >= 0 && wcls[y] != kx && ((cx && rc[y]) || (rx && cc[y])))
+                edge[2 * ne] = (int32_t)x, edge[2 * ne + 1] = y, ne++;
         }
     }
-    if (!*cross)
+    if (!(*cross = ne > 0))
         return A_OK;
     if (!(aoff = SBUF(s, S_AOFF, nw + 1, int32_t)) || !(adj = SBUF(s, S_ADJ, 2 * ne, int32_t)) ||
-        !SBUF(s, S_CFILL, nw, int32_t))
+        !(fill = SBUF(s, S_AFILL, nw, int32_t)))
         return A_NOMEM;
     edge = SP(s, S_EDGE, int32_t);
     memset(aoff, 0, (size_t)(nw + 1) * sizeof(int32_t));
@@ -209,12 +216,11 @@ syn_edges(SynScratch *s, const SynRel *rel, int *cross)
         aoff[edge[2 * k] + 1]++, aoff[edge[2 * k + 1] + 1]++;
     for (x = 0; x < nw; x++) {
         aoff[x + 1] += aoff[x];
-        SP(s, S_CFILL, int32_t)[x] = aoff[x];
+        fill[x] = aoff[x];
     }
     for (k = 0; k < ne; k++) {
-        int32_t a = edge[2 * k], b = edge[2 * k + 1], *fill = SP(s, S_CFILL, int32_t);
-        adj[fill[a]++] = b;
-        adj[fill[b]++] = a;
+        adj[fill[edge[2 * k]]++] = edge[2 * k + 1];
+        adj[fill[edge[2 * k + 1]]++] = edge[2 * k];
     }
     return A_OK;
 }
@@ -360,19 +366,20 @@ syn_flow(SynScratch *s, Py_ssize_t nC, const int32_t *capc, Py_ssize_t nR, const
 }
 
 /* ------------------------------------------------------------------ */
-/* ROUGE-N: the n-gram types of both texts, and the b-matching.        */
-/*                                                                      */
-/* A class none of whose words is related to a word of another class   */
-/* ("quiet") matches only itself: an n-gram of quiet classes matches   */
-/* only the n-grams of the same classes, a component of the matching   */
-/* of its own whose size is the smaller count, as without synonyms.    */
-/* So the hit is the plain hit (the clipped count over final ids)      */
-/* less what the plain count gave the n-grams with a word of an active */
-/* class, plus their maximum matching.  There, tokens are keyed by     */
-/* their class when it is quiet and by their word otherwise: an n-gram */
-/* type is a sequence of keys (its n-grams match alike).               */
+/* ROUGE-N: the n-gram types of both texts, and the b-matching.
 
-/* Per class: whether a word of it is related to a word of another class. */
+   A class none of whose words is related to a word of another class in
+   the other text ("quiet") matches only itself: an n-gram of quiet classes
+   matches only the n-grams of the same classes, a component of the
+   matching of its own whose size is the smaller count, as without
+   synonyms.  So the hit is the plain hit (the clipped count over final
+   ids) less what the plain count gave the n-grams with a word of an
+   "active" class, plus their maximum matching.  There, tokens are keyed by
+   their class when it is quiet and by their word otherwise: an n-gram type
+   is a sequence of keys (its n-grams match alike). */
+
+/* Per class: whether a word of it is related to a word of another class
+   in the other text ("active"; else "quiet"). */
 static int
 syn_active(SynScratch *s)
 {
@@ -664,13 +671,14 @@ syn_marks(SynScratch *s, Py_ssize_t r0, Py_ssize_t r1, int flat)
     return rc;
 }
 
-/* The maximum matching of the candidate's words (S_CC) with the marked
-   reference words (S_MC): a quiet class by its smaller count, the words of
-   the others through the flow. */
+/* The maximum matching of the candidate's words (S_CC) with the reference
+   words counted in ``which`` (S_RC: all of them, ROUGE-1; S_MC: the marked
+   ones, ROUGE-L): a quiet class by its smaller count, the words of the
+   others through the flow. */
 static int
-syn_word_matching(SynScratch *s, double *hit)
+syn_word_matching(SynScratch *s, int which, double *hit)
 {
-    const int32_t *cc = SP(s, S_CC, int32_t), *mc = SP(s, S_MC, int32_t), *act = SP(s, S_CACT, int32_t);
+    const int32_t *cc = SP(s, S_CC, int32_t), *mc = SP(s, which, int32_t), *act = SP(s, S_CACT, int32_t);
     const int32_t *coff = SP(s, S_COFF, int32_t), *cmem = SP(s, S_CMEM, int32_t), *wcls = SP(s, S_WCLS, int32_t);
     int32_t *eoff, *eto;
     Py_ssize_t c, k, x, ne = 0;
@@ -720,7 +728,7 @@ syn_lcs_hit(SynScratch *s, int flat, double *hit)
         r0 = r1;
     }
     if (rc == A_OK)
-        rc = syn_word_matching(s, hit);
+        rc = syn_word_matching(s, S_MC, hit);
     mc = SP(s, S_MC, int32_t);
     for (x = 0; x < s->nw; x++)
         mc[x] = 0;
@@ -736,10 +744,10 @@ syn_pair_clear(SynScratch *s, const Packed *pk)
 {
     Py_ssize_t x;
     const int32_t *raw = SP(s, S_RAW, int32_t);
-    for (x = 0; x < s->nw; x++) {
+    for (x = 0; x < s->nw; x++)
         s->loc[raw[x]] = 0;
-        s->cls[syn_fin(pk, raw[x])] = 0;
-    }
+    for (x = 0; pk->remap != NULL && x < s->nw; x++)
+        s->cls[pk->remap[raw[x]]] = 0;
     s->nw = 0;
 }
 
@@ -757,19 +765,23 @@ syn_entry(SynScratch *s, const Packed *pk, const SynRel *rel, Py_ssize_t c, Py_s
         !SBUF(s, S_RC, room, int32_t) || !SBUF(s, S_MC, room, int32_t) || !SBUF(s, S_CT, nc, int32_t) ||
         !SBUF(s, S_RT, nr, int32_t) || !SBUF(s, S_CSE, nc, Py_ssize_t) || !SBUF(s, S_RSE, nr, Py_ssize_t))
         return A_NOMEM;
-    rc = syn_text(s, pk, rel, c, 0);
+    rc = syn_text(s, pk, c, 0);
     if (rc == A_OK)
-        rc = syn_text(s, pk, rel, r, 1);
-    if (rc == A_OK)
-        rc = syn_classes(s, pk);
-    if (rc == A_OK)
+        rc = syn_text(s, pk, r, 1);
+    if (rc == A_OK) {
+        syn_classes(s, pk);
         rc = syn_edges(s, rel, &cross);
-    if (rc == A_OK && cross)
+    }
+    if (rc == A_OK && cross && (rc = syn_members(s)) == A_OK)
         rc = syn_active(s);
     for (k = 0; k < nspecs && rc == A_OK && cross; k++) {
         const SynSpec *sp = &specs[k];
         double hit = 0.0, *o = d + sp->k * 4;
-        if (sp->kind == M_NGRAM) {
+        if (sp->kind == M_NGRAM && sp->n == 1) {
+            if ((rc = syn_word_matching(s, S_RC, &hit)) == A_OK)
+                o[0] = hit;
+        }
+        else if (sp->kind == M_NGRAM) {
             if (s->nct >= sp->n && s->nrt >= sp->n && (rc = syn_ngram_hit(s, sp->n, o[0], &hit)) == A_OK)
                 o[0] = hit;
         }
@@ -781,17 +793,24 @@ syn_entry(SynScratch *s, const Packed *pk, const SynRel *rel, Py_ssize_t c, Py_s
     return rc;
 }
 
-/* The relation's lists must stay inside their arrays. */
+/* The relation's lists must stay inside their arrays, and the texts' raw
+   ids inside the relation and the remap (checked once, not per pair). */
 static int
-syn_rel_check(const SynRel *rel)
+syn_check(const SynRel *rel, const Packed *pk)
 {
     Py_ssize_t a;
-    if (rel->off[0] < 0)
+    if (rel->off[0] < 0 || rel->off[rel->nrel] > rel->ntgt)
         return A_INDEX;
     for (a = 0; a < rel->nrel; a++)
         if (rel->off[a + 1] < rel->off[a])
             return A_INDEX;
-    return rel->off[rel->nrel] <= rel->ntgt ? A_OK : A_INDEX;
+    for (a = 0; a < rel->ntgt; a++)
+        if (rel->tgt[a] < 0 || rel->tgt[a] >= rel->nrel)
+            return A_INDEX;
+    for (a = 0; a < pk->nids; a++)
+        if (pk->ids[a] < 0 || pk->ids[a] >= rel->nrel || (pk->remap != NULL && pk->ids[a] >= pk->nremap))
+            return A_INDEX;
+    return A_OK;
 }
 
 /* The loop, without the GIL: o holds the plain statistics (width measures per entry). */
@@ -802,7 +821,7 @@ syn_loop(const Packed *pk, const SynRel *rel, const SynSpec *specs, Py_ssize_t n
 {
     SynScratch s;
     Py_ssize_t p, e, k, nfin = rel->nrel;
-    int rc = syn_rel_check(rel);
+    int rc = syn_check(rel, pk);
     memset(&s, 0, sizeof(s));
     for (k = 0; pk->remap != NULL && k < pk->nremap; k++)
         if (pk->remap[k] >= nfin)

@@ -4,10 +4,13 @@
 measures go through the batch path; :class:`BatchPlan` then scores pairs
 chunk by chunk: each distinct text of a chunk analysed once into raw word
 ids (:mod:`rouge2.kernels`, in C without the GIL), every pair, reference
-and batch measure counted in one kernel call.  The other measures of the
-same call (topic measures, synonyms, measure objects the kernels do not
-know) are scored pair by pair on the same chunk, and the results merged in
-the scorer's measure order.  Stemming and stopwords are applied per
+and batch measure counted in one kernel call.  ROUGE-N and ROUGE-L with the
+scorer's synonyms are counted by a second call over the same ids
+(``synonym_stats``: the relation resolved once per vocabulary,
+:mod:`rouge2.synonyms.ids`; without word or byte limits).  The other
+measures of the same call (ROUGE-W/S/SU and topic measures with synonyms,
+measure objects the kernels do not know) are scored pair by pair on the
+same chunk, and the results merged in the scorer's measure order.  Stemming and stopwords are applied per
 distinct *word*, not per token: a remap array takes each raw word id to its
 final id (or drops it).
 
