@@ -139,7 +139,7 @@ def test_threads_give_one_threads_results(pairs, syn, chunk, stem):
         warnings.simplefilter("ignore")
         one = rouge2.score_corpus(pairs, measures=ms, synonyms=syn, stem=stem)
         assert _hex(rouge2.score_corpus(pairs, measures=ms, synonyms=syn, stem=stem, threads=2)) == _hex(one)
-        plan = batch_plan(Scorer(ms, synonyms=syn, stem=stem))
+        plan = batch_plan(Scorer(ms, synonyms=syn, stem=stem), kernels=kernels.BATCH)
         assert plan is not None
         assert _hex(plan.score_pairs(pairs, chunk=chunk, threads=3)) == _hex(one)
 
@@ -160,8 +160,9 @@ def test_hand_example_from_the_docs():
     got = rouge2.score_corpus([("the screen is bright", "the display is bright")], measures=["rouge-1", "rouge-2"],
                               synonyms=True)[0]
     assert got["rouge-1"].fmeasure == 1.0 and got["rouge-2"].fmeasure == 1.0
-    plan = batch_plan(Scorer(["rouge-1", "rouge-2"], synonyms=True))
+    plan = batch_plan(Scorer(["rouge-1", "rouge-2"], synonyms=True), kernels=kernels.BATCH)
     assert plan is not None and plan.rest_names == []
+    assert _hex(plan.score_pairs([("the screen is bright", "the display is bright")])) == _hex([got])
 
 
 @needs_c

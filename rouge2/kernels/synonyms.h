@@ -50,13 +50,13 @@ typedef struct {
 enum {
     S_RAW, S_WCLS, S_CC, S_RC, S_MC, /* per local word (int32) */
     S_CT, S_RT, S_CSE, S_RSE,        /* tokens in local ids (int32); sentence ends (Py_ssize_t) */
-    S_EDGE, S_AOFF, S_ADJ, S_AFILL, S_COFF, S_CMEM, S_CFILL,
+    S_EDGE, S_AOFF, S_ADJ, S_AFILL, S_COFF, S_CMEM, S_CFILL, S_IDX, S_WORDS,
     S_EOFF, S_ETO,                   /* the matching's edges, from candidate types */
     S_REMC, S_REMR, S_EF, S_ESRC, S_ROFF, S_RLIST, S_PARR, S_PARC, S_QUEUE,
     S_CACT, S_CK, S_RK, S_CCL, S_RCL, S_CSTART, S_RSTART, /* per class: active; per token: key, class */
     S_SLOTS, S_TSIDE, S_TPOS, S_TCNT, S_GSLOTS, S_GSIDE, S_GPOS, S_GCNT, /* two tables (SynTable) */
     S_RHEAD, S_RNEXT, S_CAPC, S_CAPR,
-    S_MASKS, S_COLS, S_UN,           /* uint64 */
+    S_PLIST, S_MASKS, S_COLS, S_UN,  /* positions; uint64 */
     S_COUNT
 };
 
@@ -578,37 +578,61 @@ syn_ngram_hit(SynScratch *s, Py_ssize_t n, double plain, double *hit)
 /* ------------------------------------------------------------------ */
 /* ROUGE-L: the related LCS marks, then the matching of the words.      */
 
-/* syn_sentence_marks for a reference sentence of m <= 64 words. */
-static void
+/* One step of the script's traceback on one-word columns (see trace_step):
+   at a candidate word of position mask mk and column col; 0 when it stops. */
+static inline int
+syn_trace1(uint64_t mk, uint64_t col, uint64_t top, Py_ssize_t *i, uint64_t *un)
+{
+    uint64_t stop = (mk | (~col & top)) & (*i >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << *i) - 1);
+    Py_ssize_t p;
+    if (!stop)
+        return 0;
+    p = HIGHBIT64(stop);
+    if ((mk >> p) & 1) {
+        *un |= UINT64_C(1) << p;
+        *i = p;
+    }
+    else {
+        *i = p + 1;
+    }
+    return *i > 0;
+}
+
+/* syn_sentence_marks for a reference sentence of m <= 64 words.  Only the
+   candidate words related to a word of the sentence change a column, and
+   a run of the others acts on the traceback as one step (the same column:
+   the first step leaves the row where the next would), so the sentence is
+   walked through the related words alone. */
+static int
 syn_one_word_marks(SynScratch *s, Py_ssize_t m, Py_ssize_t q0, Py_ssize_t q1, uint64_t *un)
 {
-    const int32_t *ct = SP(s, S_CT, int32_t) + q0;
+    const int32_t *ct = SP(s, S_CT, int32_t);
     const uint64_t *masks = SP(s, S_MASKS, uint64_t);
-    uint64_t top = m == 64 ? ~UINT64_C(0) : (UINT64_C(1) << m) - 1, v = top, cover = 0;
-    uint64_t *cols = SP(s, S_COLS, uint64_t);
-    Py_ssize_t n = q1 - q0, j, i = m;
-    for (j = 0; j < n; j++) {
+    uint64_t top = m == 64 ? ~UINT64_C(0) : (UINT64_C(1) << m) - 1, v = top, cover = 0, *cols, *mks;
+    Py_ssize_t n = q1 - q0, j, k, K = 0, i = m;
+    int32_t *P;
+    if (!(cols = SBUF(s, S_COLS, 2 * n, uint64_t)) || !(P = SBUF(s, S_PLIST, n, int32_t)))
+        return A_NOMEM;
+    mks = cols + n;
+    for (j = q0; j < q1; j++) {
         uint64_t mk = masks[ct[j]];
+        if (!mk)
+            continue;
         cover |= mk;
         v = ((v + (v & mk)) | (v & ~mk)) & top;
-        cols[j] = v;
+        cols[K] = v, mks[K] = mk, P[K++] = (int32_t)j;
     }
-    if (!(cover & ~*un)) /* the traceback would only mark marked positions */
-        return;
-    for (j = n - 1; j >= 0 && i > 0; j--) {
-        uint64_t mk = masks[ct[j]], stop = (mk | (~cols[j] & top)) & (i >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << i) - 1);
-        Py_ssize_t p;
-        if (!stop)
-            return;
-        p = HIGHBIT64(stop);
-        if ((mk >> p) & 1) {
-            *un |= UINT64_C(1) << p;
-            i = p;
-        }
-        else {
-            i = p + 1;
-        }
+    if (!K || !(cover & ~*un)) /* the traceback would only mark marked positions */
+        return A_OK;
+    if (P[K - 1] != q1 - 1 && !syn_trace1(0, cols[K - 1], top, &i, un))
+        return A_OK;
+    for (k = K - 1; k >= 0; k--) {
+        if (!syn_trace1(mks[k], cols[k], top, &i, un))
+            return A_OK;
+        if ((k ? P[k] != P[k - 1] + 1 : P[0] != q0) && !syn_trace1(0, k ? cols[k - 1] : top, top, &i, un))
+            return A_OK;
     }
+    return A_OK;
 }
 
 /* The marks of a reference sentence of m words against candidate sentence
@@ -620,12 +644,10 @@ syn_sentence_marks(SynScratch *s, Py_ssize_t m, Py_ssize_t q0, Py_ssize_t q1, ui
     Py_ssize_t words = (m + 63) / 64, n = q1 - q0, j, w, i = m;
     uint64_t top = (m % 64) ? ((UINT64_C(1) << (m % 64)) - 1) : ~UINT64_C(0), *cols, *masks;
     const int32_t *ct = SP(s, S_CT, int32_t);
+    if (words == 1)
+        return syn_one_word_marks(s, m, q0, q1, un);
     if (!(cols = SBUF(s, S_COLS, (n + 1) * words, uint64_t)))
         return A_NOMEM;
-    if (words == 1) {
-        syn_one_word_marks(s, m, q0, q1, un);
-        return A_OK;
-    }
     masks = SP(s, S_MASKS, uint64_t);
     for (w = 0; w < words; w++)
         cols[w] = ~UINT64_C(0);
@@ -680,10 +702,9 @@ syn_word_matching(SynScratch *s, int which, double *hit)
 {
     const int32_t *cc = SP(s, S_CC, int32_t), *mc = SP(s, which, int32_t), *act = SP(s, S_CACT, int32_t);
     const int32_t *coff = SP(s, S_COFF, int32_t), *cmem = SP(s, S_CMEM, int32_t), *wcls = SP(s, S_WCLS, int32_t);
-    int32_t *eoff, *eto;
-    Py_ssize_t c, k, x, ne = 0;
+    int32_t *eoff, *eto, *idx, *words, *capc, *capr;
+    Py_ssize_t c, k, x, i, na = 0, ne = 0;
     double quiet = 0.0, flow = 0.0;
-    int rc;
     for (c = 0; c < s->nclass; c++) {
         int32_t a = 0, b = 0;
         if (act[c])
@@ -692,26 +713,34 @@ syn_word_matching(SynScratch *s, int which, double *hit)
             a += cc[cmem[k]], b += mc[cmem[k]];
         quiet += a < b ? a : b;
     }
-    if (!(eoff = SBUF(s, S_EOFF, s->nw + 1, int32_t)))
+    if (!(idx = SBUF(s, S_IDX, s->nw, int32_t)) || !(words = SBUF(s, S_WORDS, s->nw, int32_t)) ||
+        !(capc = SBUF(s, S_CAPC, s->nw, int32_t)) || !(capr = SBUF(s, S_CAPR, s->nw, int32_t)) ||
+        !(eoff = SBUF(s, S_EOFF, s->nw + 1, int32_t)))
         return A_NOMEM;
-    for (x = 0; x < s->nw; x++) {
-        eoff[x] = (int32_t)ne;
-        if (!cc[x] || !act[wcls[x]])
+    for (x = 0; x < s->nw; x++) { /* the words of active classes, numbered from 0 */
+        idx[x] = act[wcls[x]] ? (int32_t)na : -1;
+        if (idx[x] >= 0)
+            words[na] = (int32_t)x, capc[na] = cc[x], capr[na++] = mc[x];
+    }
+    for (i = 0; i < na; i++) {
+        x = words[i];
+        eoff[i] = (int32_t)ne;
+        if (!capc[i])
             continue;
-        SYN_FOR_MATCHES(s, x, y, {
+        SYN_FOR_MATCHES(s, x, y, { /* a word matching an active word is active */
             if (mc[y]) {
                 if (!(eto = SBUF(s, S_ETO, ne + 1, int32_t)))
                     return A_NOMEM;
-                eto[ne++] = y;
+                eto[ne++] = idx[y];
             }
         });
     }
-    eoff[s->nw] = (int32_t)ne;
+    eoff[na] = (int32_t)ne;
     if (!SBUF(s, S_ETO, ne + 1, int32_t))
         return A_NOMEM;
-    rc = syn_flow(s, s->nw, cc, s->nw, mc, eoff, SP(s, S_ETO, int32_t), &flow);
+    k = syn_flow(s, na, capc, na, capr, eoff, SP(s, S_ETO, int32_t), &flow);
     *hit = quiet + flow;
-    return rc;
+    return (int)k;
 }
 
 /* ROUGE-L's synonym-aware hit (both texts non-empty): the marks, then the
