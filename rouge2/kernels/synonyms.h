@@ -108,21 +108,24 @@ syn_text_size(const Packed *pk, Py_ssize_t t)
 static int
 syn_text(SynScratch *s, const Packed *pk, Py_ssize_t t, int side)
 {
-    const int64_t *sp = pk->spans + 4 * t;
+    const int64_t *sp = pk->spans + 4 * t, *bounds = pk->bounds;
+    const int32_t *ids = pk->ids, *remap = pk->remap;
     int32_t *tok = SP(s, side ? S_RT : S_CT, int32_t), *cnt = SP(s, side ? S_RC : S_CC, int32_t);
+    int32_t *raws = SP(s, S_RAW, int32_t), *cc = SP(s, S_CC, int32_t), *rc = SP(s, S_RC, int32_t);
+    int32_t *mc = SP(s, S_MC, int32_t), *loc = s->loc, nw = (int32_t)s->nw;
     Py_ssize_t *ends = SP(s, side ? S_RSE : S_CSE, Py_ssize_t), n = 0, ns = 0;
     int64_t q, k;
     for (q = sp[0]; q < sp[1]; q++) {
         Py_ssize_t before = n;
-        for (k = pk->bounds[2 * q]; k < pk->bounds[2 * q + 1]; k++) {
-            int32_t raw = pk->ids[k], x; /* checked by syn_check */
-            if (pk->remap != NULL && pk->remap[raw] < 0)
+        for (k = bounds[2 * q]; k < bounds[2 * q + 1]; k++) {
+            int32_t raw = ids[k], x; /* checked by syn_check */
+            if (remap != NULL && remap[raw] < 0)
                 continue;
-            x = s->loc[raw];
+            x = loc[raw];
             if (x == 0) {
-                x = s->loc[raw] = (int32_t)++s->nw;
-                SP(s, S_RAW, int32_t)[x - 1] = raw;
-                SP(s, S_CC, int32_t)[x - 1] = SP(s, S_RC, int32_t)[x - 1] = SP(s, S_MC, int32_t)[x - 1] = 0;
+                x = loc[raw] = ++nw;
+                raws[x - 1] = raw;
+                cc[x - 1] = rc[x - 1] = mc[x - 1] = 0;
             }
             tok[n++] = x - 1;
             cnt[x - 1]++;
@@ -130,6 +133,7 @@ syn_text(SynScratch *s, const Packed *pk, Py_ssize_t t, int side)
         if (n > before)
             ends[ns++] = n;
     }
+    s->nw = nw;
     if (side)
         s->nrt = n, s->nrs = ns;
     else
@@ -169,6 +173,13 @@ syn_members(SynScratch *s)
     if (!(coff = SBUF(s, S_COFF, nc + 1, int32_t)) || !(cmem = SBUF(s, S_CMEM, nw, int32_t)) ||
         !(fill = SBUF(s, S_CFILL, nc, int32_t)))
         return A_NOMEM;
+    if (nc == nw) { /* one word a class (no remap: wcls[x] == x) */
+        for (x = 0; x <= nw; x++)
+            coff[x] = (int32_t)x;
+        for (x = 0; x < nw; x++)
+            cmem[wcls[x]] = (int32_t)x;
+        return A_OK;
+    }
     memset(coff, 0, (size_t)(nc + 1) * sizeof(int32_t));
     for (x = 0; x < nw; x++)
         coff[wcls[x] + 1]++;
@@ -827,7 +838,7 @@ syn_entry(SynScratch *s, const Packed *pk, const SynRel *rel, Py_ssize_t c, Py_s
 static int
 syn_check(const SynRel *rel, const Packed *pk)
 {
-    Py_ssize_t a;
+    Py_ssize_t a, limit = rel->nrel;
     if (rel->off[0] < 0 || rel->off[rel->nrel] > rel->ntgt)
         return A_INDEX;
     for (a = 0; a < rel->nrel; a++)
@@ -836,8 +847,10 @@ syn_check(const SynRel *rel, const Packed *pk)
     for (a = 0; a < rel->ntgt; a++)
         if (rel->tgt[a] < 0 || rel->tgt[a] >= rel->nrel)
             return A_INDEX;
+    if (pk->remap != NULL && pk->nremap < limit)
+        limit = pk->nremap;
     for (a = 0; a < pk->nids; a++)
-        if (pk->ids[a] < 0 || pk->ids[a] >= rel->nrel || (pk->remap != NULL && pk->ids[a] >= pk->nremap))
+        if ((uint32_t)pk->ids[a] >= (uint32_t)limit) /* a negative id too */
             return A_INDEX;
     return A_OK;
 }
