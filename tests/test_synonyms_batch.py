@@ -209,6 +209,9 @@ def test_shared_relation_by_data():
     a = shared_relation(kernels.PY_BATCH, load_synonyms([["cat", "dog"]]))
     assert shared_relation(kernels.PY_BATCH, load_synonyms([["cat", "dog"]])) is a  # the same data
     assert shared_relation(kernels.PY_BATCH, load_synonyms([["cat", "cow"]])) is not a
+    # groups whose joined text is the same ("x,,y") are different relations
+    b = shared_relation(kernels.PY_BATCH, load_synonyms([["x,", "y"]]))
+    assert shared_relation(kernels.PY_BATCH, load_synonyms([["x", ",y"]])) is not b
     assert shared_relation(kernels.PY_BATCH, load_synonyms("wordnet")) is \
         shared_relation(kernels.PY_BATCH, load_synonyms(True))
 

@@ -92,11 +92,15 @@ class WordRelation:
 
 def _matcher_key(m: SynonymMatcher) -> Any:
     """What identifies a matcher's relation across scorers: its data for the
-    shipped kinds (a dictionary by the hash of its content), else the object."""
+    shipped kinds (a dictionary file by the hash of its bytes, inline groups
+    by their relation), else the object."""
     if type(m) is WordNetMatcher and m._path is None:
         return ("wordnet", m.lemmas)
-    if type(m) is DictionaryMatcher:
+    if type(m) is DictionaryMatcher and m.path is not None:  # a file: the hash of its bytes
         return ("dictionary", m.version, m.lemmas)
+    if type(m) is DictionaryMatcher:  # inline groups (few words): the relation itself
+        g = m.groups
+        return ("inline", m.lemmas, frozenset((w, g.neighbors(w)) for w in g.words()))
     if type(m) is UnionMatcher:
         keys = tuple(_matcher_key(x) for x in m.members)
         return ("union", keys) if all(isinstance(k, tuple) for k in keys) else m
