@@ -23,7 +23,8 @@ class BuildExt(build_ext):
 setup(
     ext_modules=[Extension("rouge2.kernels._speedups", ["rouge2/kernels/_speedups.c"],
                            depends=["rouge2/kernels/porter155.h", "rouge2/kernels/analyze.h",
-                                    "rouge2/kernels/batch.h", "rouge2/kernels/paired.h", "rouge2/kernels/prf.h",
+                                    "rouge2/kernels/batch.h", "rouge2/kernels/paired.h", "rouge2/kernels/synonyms.h",
+                                    "rouge2/kernels/prf.h",
                                     "rouge2/kernels/rouge_score.h", "rouge2/kernels/stats_kernels.h",
                                     "rouge2/kernels/unitok.h"],
                            optional=True)],

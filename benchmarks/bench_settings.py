@@ -27,8 +27,7 @@ measures   additivity: ROUGE-1/2/L, another measure (a topic measure, counted
            rouge-s<2**40> (a skip distance past the kernels' integers).
 synonyms   issue 22 target 2: ROUGE-1/2/L with WordNet synonyms against
            without, each measure alone and the three together (not in the
-           default cases: with synonyms the pairs are scored one by one,
-           seconds a pass).  Target: at most 3x without.
+           default cases).  Target: at most 3x without.
 """
 
 from __future__ import annotations

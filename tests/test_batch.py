@@ -288,7 +288,8 @@ def test_plans_decided_per_measure():
     assert mixed.batch_names == ["rouge-1", "rouge-l"] and mixed.rest_names == ["rouge-2"]
     assert plan([PlainNGram(1)]) is None
     assert plan([NGram(2)]).batch_names == ["rouge-2"]
-    assert plan(["rouge-1"], synonyms=[["cat", "dog"]]) is None  # every measure matches through it
+    assert plan(["rouge-1"], synonyms=[["cat", "dog"]]).rest_names == []  # synonyms: synonyms.h
+    assert plan(["rouge-w-1.2"], synonyms=[["cat", "dog"]]) is None  # ROUGE-W with synonyms: per pair
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -127,7 +127,8 @@ def _news_with_empties(tmp_path: Path) -> Path:
 @pytest.mark.parametrize("first", ["plain", "syn", "stop"])
 def test_variants_batch_and_fallback(tmp_path, monkeypatch, two_cores, first):
     """Variants through the batch path (multi-reference modes, stemming,
-    stopwords) next to a synonym variant (the per-pair path), either first."""
+    stopwords) next to a synonym variant (R-N and ROUGE-L on the batch path
+    too, unless the run explains its synonyms), either first."""
     data = _news_with_empties(tmp_path)
     variants = {
         "plain": "{}",
@@ -153,8 +154,8 @@ def test_variants_batch_and_fallback(tmp_path, monkeypatch, two_cores, first):
 
 
 def test_summeval_slice_with_meta_evaluation(tmp_path, monkeypatch):
-    """The shipped SummEval correlation config (a rouge155 variant, the
-    batch path, and a WordNet one, the per-pair path) on 12 documents."""
+    """The shipped SummEval correlation config (a rouge155 variant and a
+    WordNet one) on 12 documents."""
     if not SUMMEVAL.exists():
         missing(SUMMEVAL)
     data = tmp_path / "summeval.jsonl"
@@ -170,8 +171,10 @@ def test_summeval_slice_with_meta_evaluation(tmp_path, monkeypatch):
 
 
 def test_pair_scorer_plans(monkeypatch):
-    """Which variants take the batch path: not synonyms; a topic measure too
-    (its unigram counts over the topic tokens), except with idf weights."""
+    """Which variants take the batch path: synonyms too (R-N and ROUGE-L,
+    rouge2/kernels/synonyms.h), except while the run explains them (each
+    matching's pairs are noted pair by pair); a topic measure too (its
+    unigram counts over the topic tokens), except with idf weights."""
     from rouge2.scoring.options import Options
 
     monkeypatch.setattr(batch, "ENABLED", True)
@@ -179,7 +182,10 @@ def test_pair_scorer_plans(monkeypatch):
     ps = PairScorer(("rouge-1", "rouge-l"), sets, None)
     expected = kernels.HAVE_C
     assert {n: p is not None for n, p in ps.plans.items()} == {"plain": expected, "stem": expected,
-                                                                "syn": False}
+                                                                "syn": expected}
+    explaining = PairScorer(("rouge-1", "rouge-l"), sets, None, explain=True)
+    assert {n: p is not None for n, p in explaining.plans.items()} == {"plain": expected, "stem": expected,
+                                                                       "syn": False}
     ps = PairScorer(("rouge-1", "rouge-topic-nn"), sets[:1], None)
     if expected:
         plan = ps.plans["plain"]

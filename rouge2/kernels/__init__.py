@@ -4,7 +4,7 @@ rouge2's innermost loops have two implementations with the same signatures:
 
 * :mod:`rouge2.kernels.python`, the pure-Python reference (the definition);
 * ``rouge2.kernels._speedups``, built from ``_speedups.c`` (and
-  ``analyze.h``, ``batch.h``, ``paired.h``, ``prf.h``, ``stats_kernels.h``,
+  ``analyze.h``, ``batch.h``, ``paired.h``, ``synonyms.h``, ``prf.h``, ``stats_kernels.h``,
   ``rouge_score.h``) when a C compiler is present at install time, giving
   identical results faster; ``_speedups.pyi`` types every export.
 
@@ -39,7 +39,8 @@ options, multi-reference modes or result objects.
     the dict, called on first need.  The memo is emptied at ``memo_limit``.
 ``BATCH``, ``PY_BATCH``, ``DEFAULT_BATCH``
     the batch path's kernels (texts to packed ids, every pair and measure of
-    a chunk scored in one call), chosen and pure-Python; the ones the
+    a chunk scored in one call; ROUGE-N and ROUGE-L with a synonym relation
+    in word ids, ``synonym_stats``), chosen and pure-Python; the ones the
     scoring layer uses by default (None without C).
 ``prf_many``
     bulk P/R/F from batch statistics, C only (None otherwise); called by
@@ -73,8 +74,8 @@ options, multi-reference modes or result objects.
     :mod:`rouge2.analysis.porter_nltk`); ``nltk_porter_stem`` is None on the
     Python path.
 
-Pure-Python definitions used by the synonym-aware paths (which match words
-through a relation, so they stay in Python): ``clipped_hits``,
+Pure-Python definitions used by the per-pair synonym-aware paths (which
+match words through a relation given as a Python function): ``clipped_hits``,
 ``packed_ngrams``, ``position_masks``, ``mask_lcs_length``, ``lcs_marks``,
 ``wlcs_marks``, ``skip_bigram_counts``, and Perl's drand48 constants.
 """
@@ -115,7 +116,7 @@ def _load_c() -> ModuleType | None:
         from rouge2.kernels import _speedups
     except ImportError:
         return None
-    if not hasattr(_speedups, "prf_many"):  # an extension built from older sources
+    if not hasattr(_speedups, "synonym_stats"):  # an extension built from older sources
         return None
     return _speedups
 
@@ -151,8 +152,9 @@ spa_resample = _C.spa_resample if _C is not None else None
 
 
 class BatchKernels:
-    """The batch-path kernels of one implementation (see ``analyze.h`` and
-    ``batch.h``): ``analyze_pairs``, ``raw_words``, ``score_pairs``.  Each
+    """The batch-path kernels of one implementation (see ``analyze.h``,
+    ``batch.h`` and ``synonyms.h``): ``analyze_pairs``, ``raw_words``,
+    ``score_pairs``, ``synonym_stats``.  Each
     implementation keeps its own raw vocabulary, so ids from one never go to
     the other."""
 
@@ -161,6 +163,7 @@ class BatchKernels:
         self.analyze_pairs = impl.analyze_pairs
         self.raw_words = impl.raw_words
         self.score_pairs = impl.score_pairs
+        self.synonym_stats = impl.synonym_stats
 
     def __repr__(self) -> str:
         return f"<BatchKernels {self.name}>"

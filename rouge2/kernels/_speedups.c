@@ -16,6 +16,8 @@
  *   analyze.h: the batch path's text analysis (analyze_pairs, raw_words)
  *   batch.h: its counting (score_pairs), and union_lcs_hit / wlcs_raw for
  *       one pair
+ *   synonyms.h: ROUGE-N and ROUGE-L with a synonym relation in word ids
+ *       (synonym_stats)
  *   prf.h: bulk P/R/F (prf_many), records and int_column
  *
  * The pure-Python versions in rouge2/kernels/python.py are the reference;
@@ -1719,6 +1721,7 @@ static PyTypeObject Rouge155StemmerType = {
 #include <math.h>
 #include "analyze.h"
 #include "batch.h"
+#include "synonyms.h"
 #include "prf.h"
 #include "stats_kernels.h"
 #include "paired.h"
@@ -1741,6 +1744,7 @@ static PyMethodDef speedups_methods[] = {
     {"raw_words", (PyCFunction)raw_words, METH_O, raw_words_doc},
     {"analyze_pairs", (PyCFunction)(void (*)(void))analyze_pairs, METH_FASTCALL, analyze_pairs_doc},
     {"score_pairs", (PyCFunction)(void (*)(void))score_pairs, METH_FASTCALL, score_pairs_doc},
+    {"synonym_stats", (PyCFunction)(void (*)(void))synonym_stats, METH_FASTCALL, synonym_stats_doc},
     {"union_lcs_hit", (PyCFunction)(void (*)(void))union_lcs_hit, METH_FASTCALL, union_lcs_hit_doc},
     {"wlcs_raw", (PyCFunction)(void (*)(void))wlcs_raw_py, METH_FASTCALL, wlcs_raw_doc},
     {"prf_many", (PyCFunction)(void (*)(void))prf_many, METH_FASTCALL, prf_many_doc},

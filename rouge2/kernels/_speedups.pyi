@@ -1,6 +1,6 @@
 """Types of rouge2.kernels._speedups, the optional C kernels (_speedups.c,
-analyze.h, batch.h, prf.h, stats_kernels.h, rouge_score.h).  Every export is listed here; tests/test_speedups.py
-checks that the module and this stub name the same things.  Only
+analyze.h, batch.h, synonyms.h, prf.h, stats_kernels.h, rouge_score.h).  Every export is listed
+here; tests/test_speedups.py checks that the module and this stub name the same things.  Only
 rouge2.kernels imports the module."""
 
 from collections.abc import Callable, Mapping, Sequence
@@ -44,6 +44,10 @@ def analyze_pairs(pairs: Sequence[Any], start: int, stop: int, spec: tuple[Any, 
 def raw_words(start: int, /) -> list[str]: ...
 def score_pairs(packed: _Packed, remap: Buffer | None, cands: Buffer, ref_starts: Buffer, refs: Buffer,
                 measures: Sequence[tuple[int, int, int, float]], /) -> bytes: ...
+# synonyms.h: measures (column, kind, n); relation (offsets int64, targets int32)
+def synonym_stats(packed: _Packed, remap: Buffer | None, cands: Buffer, ref_starts: Buffer, refs: Buffer,
+                  stats: Buffer, width: int, measures: Sequence[tuple[int, int, int]],
+                  relation: tuple[Buffer, Buffer], /) -> bytes: ...
 def prf_many(stats: Buffer, ref_starts: Buffer, weights: Sequence[float], key_kinds: Sequence[int],
              mode: int, alpha: float, round155: bool, /) -> bytes: ...
 def records(values: Buffer, names: tuple[str, ...], factory: type[_T], /) -> list[dict[str, _T]]: ...

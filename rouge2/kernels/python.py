@@ -658,3 +658,134 @@ def score_pairs(packed, remap, cands, ref_starts, refs, measures):
             for spec in measures:
                 out.extend(_measure_stats(spec, cand, cand_sents, ref, ref_sents))
     return out
+
+
+# -- synonyms on the batch path (issue 22): the pair's words as raw ids ------
+#
+# The definition of rouge2/kernels/synonyms.h.  A synonym relation comes
+# resolved into raw word ids (rouge2.synonyms.ids.WordRelation): ``offsets``
+# and ``targets``, the words related to raw id ``a`` with a smaller id being
+# ``targets[offsets[a]:offsets[a + 1]]``.  Units match when their words are
+# the same, have the same final id (the stem, with stemming) or are related,
+# position by position (docs/synonyms.md).
+
+def _surface(t, packed, remap) -> list[list[int]]:
+    """Text ``t``'s non-empty sentences as the raw ids of its kept words."""
+    ids, bounds, spans = packed
+    sents = []
+    for k in range(spans[4 * t], spans[4 * t + 1]):
+        sent = [i for i in ids[bounds[2 * k]:bounds[2 * k + 1]] if remap is None or remap[i] >= 0]
+        if sent:
+            sents.append(sent)
+    return sents
+
+
+def _pair_relation(cand: list[int], ref: list[int], fin, offsets, targets):
+    """``related(a, b)`` over the words of a pair (same final id, or related
+    through the lists), or None when no word of one text is related to a
+    word of the other with another final id (every measure then has its
+    plain value)."""
+    near: dict[int, set[int]] = {w: set() for w in (*cand, *ref)}
+    for a in near:
+        for b in targets[offsets[a]:offsets[a + 1]]:
+            if b in near and fin(a) != fin(b):
+                near[a].add(b)
+                near[b].add(a)
+    in_ref = set(ref)
+    if not any(b in in_ref for a in set(cand) for b in near[a]):
+        return None
+    return lambda a, b: fin(a) == fin(b) or b in near[a]
+
+
+def _b_matching(cand: Counter, ref: Counter, related) -> int:
+    """The maximum number of candidate unit occurrences matched to distinct
+    reference unit occurrences of a related unit (Kuhn's augmenting paths,
+    one occurrence at a time)."""
+    slots = [v for v, k in ref.items() for _ in range(k)]
+    owner: list[int] = [-1] * len(slots)
+    units = [u for u, k in cand.items() for _ in range(k)]
+    reach = {u: [s for s, v in enumerate(slots) if related(u, v)] for u in cand}
+
+    def augment(i: int, seen: set[int]) -> bool:
+        for s in reach[units[i]]:
+            if s not in seen:
+                seen.add(s)
+                if owner[s] < 0 or augment(owner[s], seen):
+                    owner[s] = i
+                    return True
+        return False
+
+    return sum(1 for i in range(len(units)) if augment(i, set()))
+
+
+def _related_lcs_marks(sent: list[int], peer: list[int], related) -> set[int]:
+    """The positions of ``sent`` on the script's LCS traceback against
+    ``peer`` (a diagonal step where the words match, else up on ties), words
+    matching when ``related``."""
+    m, n = len(sent), len(peer)
+    c = [[0] * (n + 1) for _ in range(m + 1)]
+    for i in range(1, m + 1):
+        for j in range(1, n + 1):
+            c[i][j] = c[i - 1][j - 1] + 1 if related(peer[j - 1], sent[i - 1]) else max(c[i - 1][j], c[i][j - 1])
+    marks = set()
+    i, j = m, n
+    while i and j:
+        if related(peer[j - 1], sent[i - 1]):
+            marks.add(i - 1)
+            i, j = i - 1, j - 1
+        elif c[i - 1][j] >= c[i][j - 1]:
+            i -= 1
+        else:
+            j -= 1
+    return marks
+
+
+def _synonym_hit(kind: int, n: int, cand: list[list[int]], ref: list[list[int]], related, plain: float) -> float:
+    """The hit of one measure with synonyms: ROUGE-N's maximum matching of
+    n-grams; ROUGE-L's larger of the plain hit and the maximum matching of
+    the reference words on the related LCS (summary-level: per reference
+    sentence, the union over the candidate sentences)."""
+    flat_c = [w for s in cand for w in s]
+    flat_r = [w for s in ref for w in s]
+    if kind == M_NGRAM:
+        if len(flat_c) < n or len(flat_r) < n:
+            return plain
+        grams = [Counter(zip(*(words[i:] for i in range(n)))) for words in (flat_c, flat_r)]
+        return float(_b_matching(grams[0], grams[1], lambda u, v: all(map(related, u, v))))
+    if not flat_c or not flat_r:
+        return plain
+    if kind == M_LCS_FLAT:
+        cand, ref = [flat_c], [flat_r]
+    marked: Counter = Counter()
+    for sent in ref:
+        marks: set[int] = set()
+        for peer in cand:
+            marks |= _related_lcs_marks(sent, peer, related)
+        marked.update(sent[i] for i in marks)
+    return max(plain, float(_b_matching(Counter(flat_c), marked, related)))
+
+
+def synonym_stats(packed, remap, cands, ref_starts, refs, stats, width: int, measures, relation):
+    """``stats`` (what :func:`score_pairs` gave for ``width`` measures) with
+    the hits of the measures ``measures`` (``(k, kind, n)``: column ``k``,
+    ROUGE-N or ROUGE-L of :func:`score_pairs`' kinds) counted with synonyms:
+    units match when equal, of the same final id, or related through
+    ``relation = (offsets, targets)`` position by position.  A pair whose
+    texts have no related words of different final ids keeps its plain
+    statistics.  Word limits are not taken (the texts' sentences must be
+    their flat tokens)."""
+    offsets, targets = relation
+    fin = (lambda w: w) if remap is None else remap.__getitem__
+    out = array("d", stats)
+    for p in range(len(cands)):
+        cand = _surface(cands[p], packed, remap)
+        for e in range(ref_starts[p], ref_starts[p + 1]):
+            ref = _surface(refs[e], packed, remap)
+            related = _pair_relation([w for s in cand for w in s], [w for s in ref for w in s], fin,
+                                     offsets, targets)
+            if related is None:
+                continue
+            for k, kind, n in measures:
+                i = (e * width + k) * 4
+                out[i] = _synonym_hit(kind, n, cand, ref, related, out[i])
+    return out

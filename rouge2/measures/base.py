@@ -56,6 +56,7 @@ class BatchSpec(NamedTuple):
     n: int = 0        # the n-gram size; the largest skip (-1: any)
     unigrams: int = 0  # skip-bigrams plus unigrams (ROUGE-SU)
     weight: float = 0.0  # the ROUGE-W weight
+    synonyms: bool = False  # the kernels count it with a synonym relation too (rouge2/kernels/synonyms.h)
 
 
 #: the largest n-gram size or skip distance the batch kernels take (C integers)
@@ -88,6 +89,17 @@ def batch_spec(measure: Measure) -> BatchSpec | None:
         return None
     spec = MEASURES.capability(measure.name, "batch")
     return spec(measure) if callable(spec) else None
+
+
+def synonym_batch_spec(measure: Measure) -> BatchSpec | None:
+    """What the batch kernels count for ``measure`` *with* its synonym
+    relation: the family's spec when it says the kernels take synonyms
+    (``BatchSpec.synonyms``), else None (the per-pair path)."""
+    if measure.name not in MEASURES:
+        return None
+    spec = MEASURES.capability(measure.name, "batch")
+    got = spec(measure) if callable(spec) else None
+    return got if got is not None and got.synonyms else None
 
 
 class Measure:

@@ -288,7 +288,7 @@ def _match_w(name: str) -> str | None:
 def _batch_l(m: Measure) -> BatchSpec | None:
     if type(m) is not LCS:
         return None
-    return BatchSpec("lcs-flat" if m.flat else "lcs")
+    return BatchSpec("lcs-flat" if m.flat else "lcs", synonyms=True)
 
 
 def _batch_w(m: Measure) -> BatchSpec | None:

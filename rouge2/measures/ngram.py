@@ -101,7 +101,7 @@ def _match_n(name: str) -> str | None:
 def _batch_n(m: Measure) -> BatchSpec | None:
     if type(m) is not NGram or m.n > MAX_KERNEL_N:
         return None
-    return BatchSpec("ngram", m.n)
+    return BatchSpec("ngram", m.n, synonyms=True)
 
 
 @MEASURES.register_family(

@@ -82,8 +82,13 @@ class PairScorer:
             analyzers.setdefault(key, scorer.analyzer)
             self.scorers[name] = scorer
         self.scorer = next(iter(self.scorers.values()))
-        #: per variant, its batch plan (None: the per-pair path)
-        self.plans = {name: batch_plan(sc) for name, sc in self.scorers.items()}
+        #: per variant with synonyms, when explaining: it gets ``(matches, words)`` per item
+        self.explained = frozenset(name for name, sc in self.scorers.items()
+                                   if explain and sc.relation is not None)
+        #: per variant, its batch plan (None: the per-pair path, which a variant
+        #: that explains its synonyms takes: it notes each matching's pairs)
+        self.plans = {name: None if name in self.explained else batch_plan(sc)
+                      for name, sc in self.scorers.items()}
         #: whether :meth:`score_items` gains anything over one item at a time
         self.batched = any(p is not None for p in self.plans.values())
         self.coverage = None
@@ -96,9 +101,6 @@ class PairScorer:
                         if sc.options.aspects != "none"}
         if frequencies is not None:
             self.apply(frequencies)
-        #: per variant with synonyms, when explaining: it gets ``(matches, words)`` per item
-        self.explained = frozenset(name for name, sc in self.scorers.items()
-                                   if explain and sc.relation is not None)
 
     # -- topic_weights: idf over the run's references ------------------------
     @property

@@ -4,10 +4,13 @@
 measures go through the batch path; :class:`BatchPlan` then scores pairs
 chunk by chunk: each distinct text of a chunk analysed once into raw word
 ids (:mod:`rouge2.kernels`, in C without the GIL), every pair, reference
-and batch measure counted in one kernel call.  The other measures of the
-same call (topic measures, synonyms, measure objects the kernels do not
-know) are scored pair by pair on the same chunk, and the results merged in
-the scorer's measure order.  Stemming and stopwords are applied per
+and batch measure counted in one kernel call.  ROUGE-N and ROUGE-L with the
+scorer's synonyms are counted by a second call over the same ids
+(``synonym_stats``: the relation resolved once per vocabulary,
+:mod:`rouge2.synonyms.ids`; without word or byte limits).  The other
+measures of the same call (ROUGE-W/S/SU and topic measures with synonyms,
+measure objects the kernels do not know) are scored pair by pair on the
+same chunk, and the results merged in the scorer's measure order.  Stemming and stopwords are applied per
 distinct *word*, not per token: a remap array takes each raw word id to its
 final id (or drops it).
 
@@ -46,11 +49,12 @@ from rouge2.analysis.sentences import line_sentences, one_sentence, rule_sentenc
 from rouge2.analysis.tokenize import character_tokens, unicode_tokens
 from rouge2.errors import UserError
 from rouge2.kernels import M_LCS, M_LCS_FLAT, M_NGRAM, M_SKIP, M_WLCS
-from rouge2.measures.base import Measure, PairStats, batch_spec
+from rouge2.measures.base import Measure, PairStats, batch_spec, synonym_batch_spec
 from rouge2.measures.lcs import WLCS
 from rouge2.scoring.checks import check_references, check_text
 from rouge2.scoring.topic_batch import TopicBatch, chunk_texts, shared_tokens
 from rouge2.stats.combine import combine, combine_many, combine_values, entry_stats
+from rouge2.synonyms.ids import indexable, shared_relation
 
 #: pairs scored per kernel call; only the vocabulary outlives a chunk
 CHUNK = 4096
@@ -71,6 +75,24 @@ def measure_spec(m: Measure):
     capability (:func:`rouge2.measures.base.batch_spec`) in the kernels'
     terms, the one per-measure decision."""
     spec = batch_spec(m)
+    if spec is None or spec.kind not in _KERNEL_KINDS:
+        return None
+    return (_KERNEL_KINDS[spec.kind], spec.n, spec.unigrams, spec.weight)
+
+
+def synonym_spec(m: Measure, scorer, analysis: tuple):
+    """The batch kernels' spec of ``m`` counted *with* the scorer's synonyms
+    (:func:`rouge2.measures.base.synonym_batch_spec`: ROUGE-N, ROUGE-L), or
+    None: the measure has no synonyms or another relation than the
+    scorer's, the matcher's look-ups cost the size of the vocabulary, or a
+    word or byte limit cuts the texts (those stay per pair)."""
+    rel = getattr(m, "relation", None)
+    matcher = getattr(scorer, "synonyms", None)
+    if rel is None or rel is not getattr(scorer, "relation", None) or matcher is None or not indexable(matcher):
+        return None
+    if analysis[2] or analysis[3]:
+        return None
+    spec = synonym_batch_spec(m)
     if spec is None or spec.kind not in _KERNEL_KINDS:
         return None
     return (_KERNEL_KINDS[spec.kind], spec.n, spec.unigrams, spec.weight)
@@ -150,7 +172,7 @@ def batch_plan(scorer, measures: Any = None, kernels=None, byte_text: bool = Fal
     analysis = analysis_spec(scorer.analyzer, byte_text)
     if analysis is None:
         return None
-    specs = {name: measure_spec(m) for name, m in scorer.measures.items()}
+    specs = {name: measure_spec(m) or synonym_spec(m, scorer, analysis) for name, m in scorer.measures.items()}
     topics = [name for name, m in scorer.measures.items() if is_batch_topic(m, scorer.tagger, byte_text)]
     if not topics and all(s is None for s in specs.values()):
         return None
@@ -299,6 +321,11 @@ class BatchPlan:
         self.batch_names = [n for n in self.names if specs[n] is not None or n in topics]
         self.rest_names = [n for n in self.names if n not in self.batch_names]
         self.specs = [specs[n] for n in self.kernel_names]
+        #: the kernel measures counted with synonyms: (column, kind, n) for
+        #: the kernels' synonym_stats, and the relation in raw word ids
+        self.synonym_specs = [(k, self.specs[k][0], self.specs[k][1]) for k, n in enumerate(self.kernel_names)
+                              if scorer.measures[n].relation is not None]
+        self.relation = shared_relation(kernels, scorer.synonyms) if self.synonym_specs else None
         self.topic = TopicBatch(scorer, [n for n in self.names if n in topics],
                                 shared_tokens(scorer.analyzer, scorer.tagger)) if topics else None
         self._batch_measures = [scorer.measures[n] for n in self.batch_names]
@@ -327,6 +354,11 @@ class BatchPlan:
                                                                 nwords)
         stats = self.kernels.score_pairs(packed, remap, cands, ref_starts, refs, self.specs) \
             if self.specs else b""
+        if self.relation is not None:
+            with PYTHON_LOCK:  # the matcher answers for the new words
+                relation = self.relation.covering(self.kernels, nwords)
+            stats = self.kernels.synonym_stats(packed, remap, cands, ref_starts, refs, stats, len(self.specs),
+                                               self.synonym_specs, relation)
         stats, ref_starts = _cast(stats, "d"), _cast(ref_starts, "q")
         if self.topic is not None:
             stats = self._with_topics(stats, pairs[start:stop], ref_starts[len(ref_starts) - 1])
