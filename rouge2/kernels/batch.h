@@ -229,6 +229,8 @@ typedef struct {
     /* the current text pair in dense ids (pair_dense): valid while dgen == gen */
     uint16_t *dc, *dr;
     Py_ssize_t dccap, drcap, dk;
+    tok_t *dtc, *dtr; /* the same dense ids as tok_t, for the summary-level LCS */
+    Py_ssize_t dtccap, dtrcap;
     tok_t dseen[DENSE_MAX + 2]; /* the raw ids numbered 1..dk */
     uint64_t gen, dgen;
     int want;                     /* DENSE_UNIGRAMS | DENSE_BIGRAMS: what score_loop counts */
@@ -243,7 +245,7 @@ scratch_free(Scratch *sc)
     void *all[] = {sc->cnt_ref, sc->cnt_cand, sc->rowmap, sc->cidx, sc->u64, sc->dbl, sc->bytes,
                    sc->cslots, sc->pos, sc->dstart, sc->ilist, sc->sent_of, sc->mrow, sc->pbits,
                    sc->masks, sc->cols, sc->un, sc->gap, sc->dids, sc->seq, sc->btab,
-                   sc->dc, sc->dr};
+                   sc->dc, sc->dr, sc->dtc, sc->dtr};
     size_t k;
     for (k = 0; k < sizeof(all) / sizeof(all[0]); k++)
         PyMem_RawFree(all[k]);
@@ -1132,17 +1134,16 @@ flat_lcs(Scratch *sc, const Text *c, const Text *r, double *hit)
     return rc != A_OK ? rc : lcs_len_ids(sc, r->tok, r->ntok, c->tok, c->ntok, PAIR_MAXID(c, r), hit);
 }
 
-/* ROUGE-1.5.5's summary-level union-LCS hit (both texts non-empty). */
+/* ROUGE-1.5.5's summary-level union-LCS hit of c and r in the ids they
+   hold (both texts non-empty). */
 static int
-lcs_hit(Scratch *sc, const Text *c, const Text *r, double *hit)
+lcs_hit_ids(Scratch *sc, const Text *c, const Text *r, double *hit)
 {
     Py_ssize_t k, i, h = 0, rs0 = 0;
     const tok_t *rtok = STOK(r);
     CandIndex ci;
     int rc;
     *hit = 0.0;
-    if (r->alias && c->alias && c->nsent == 1 && r->nsent == 1)
-        return flat_lcs(sc, c, r, hit);
     if ((rc = scratch_counts(sc, PAIR_MAXID(c, r))) != A_OK)
         return rc;
     if ((rc = cand_index(sc, c, &ci)) != A_OK)
@@ -1173,6 +1174,42 @@ lcs_hit(Scratch *sc, const Text *c, const Text *r, double *hit)
     cand_index_clear(sc, &ci);
     *hit = (double)h;
     return rc;
+}
+
+/* A text whose sentences are its flat tokens, in the pair's dense ids
+   (pair_dense) held in buf: the same sentences, ids 1..k. */
+static void
+dense_text(const Text *t, const uint16_t *d, tok_t *buf, Py_ssize_t k, Text *out)
+{
+    Py_ssize_t i;
+    for (i = 0; i < t->ntok; i++)
+        buf[i] = d[i];
+    *out = *t;
+    out->tok = buf;
+    out->maxid = (tok_t)k;
+}
+
+/* ROUGE-1.5.5's summary-level union-LCS hit (both texts non-empty).  Only
+   equality of ids matters, so a pair whose sentences are its flat tokens
+   and which has few distinct ids is counted in its dense ids (pair_dense):
+   the id-indexed tables then stay small and in the caches. */
+static int
+lcs_hit(Scratch *sc, const Text *c, const Text *r, double *hit)
+{
+    int rc = A_OK;
+    *hit = 0.0;
+    if (r->alias && c->alias && c->nsent == 1 && r->nsent == 1)
+        return flat_lcs(sc, c, r, hit);
+    if (r->alias && c->alias && pair_dense(sc, c, r, &rc)) {
+        Text dc, dr;
+        if (!scratch_get((void **)&sc->dtc, &sc->dtccap, c->ntok + 1, sizeof(tok_t)) ||
+            !scratch_get((void **)&sc->dtr, &sc->dtrcap, r->ntok + 1, sizeof(tok_t)))
+            return A_NOMEM;
+        dense_text(c, sc->dc, sc->dtc, sc->dk, &dc);
+        dense_text(r, sc->dr, sc->dtr, sc->dk, &dr);
+        return lcs_hit_ids(sc, &dc, &dr, hit);
+    }
+    return rc != A_OK ? rc : lcs_hit_ids(sc, c, r, hit);
 }
 
 /* The script's weighted-LCS table and traceback for one sentence pair
