@@ -1508,12 +1508,55 @@ PyDoc_STRVAR(score_pairs_doc,
 "float64 (hit, ref_total, cand_total, key_base) per reference entry and\n"
 "measure (see batch.h).");
 
+/* The buffers of the arguments score_pairs and synonym_stats share:
+   packed = args[0] (ids, bounds, spans; a checked 3-tuple), remap =
+   args[1] (None: no buffer), cands, ref_starts and refs = args[2..4], into
+   bufs[0..6]; have[i] is set for each buffer taken (the caller releases
+   them, also after a failure). */
+static int
+pairs_buffers(PyObject *const *args, Py_buffer *bufs, int *have)
+{
+    PyObject *srcs[7];
+    Py_ssize_t i;
+    for (i = 0; i < 3; i++)
+        srcs[i] = PyTuple_GET_ITEM(args[0], i);
+    for (i = 3; i < 7; i++)
+        srcs[i] = args[i - 2];
+    for (i = 0; i < 7; i++) {
+        if (i == 3 && srcs[i] == Py_None)
+            continue;
+        if (PyObject_GetBuffer(srcs[i], &bufs[i], PyBUF_SIMPLE) < 0)
+            return -1;
+        have[i] = 1;
+    }
+    return 0;
+}
+
+/* The packed texts of pairs_buffers' buffers, and the numbers of pairs and
+   of reference entries; -1 (no exception set) when ref_starts does not fit
+   cands and refs. */
+static int
+pairs_view(const Py_buffer *bufs, const int *have, Packed *pk, Py_ssize_t *npairs, Py_ssize_t *nentries)
+{
+    const int64_t *starts = (const int64_t *)bufs[5].buf;
+    memset(pk, 0, sizeof(*pk));
+    pk->ids = (const int32_t *)bufs[0].buf, pk->nids = bufs[0].len / 4;
+    pk->bounds = (const int64_t *)bufs[1].buf, pk->nsent = bufs[1].len / 16;
+    pk->spans = (const int64_t *)bufs[2].buf, pk->ntexts = bufs[2].len / 32;
+    pk->remap = have[3] ? (const int32_t *)bufs[3].buf : NULL;
+    pk->nremap = have[3] ? bufs[3].len / 4 : 0;
+    *npairs = bufs[4].len / 4;
+    if (bufs[5].len / 8 != *npairs + 1 || starts[*npairs] * 4 != bufs[6].len)
+        return -1;
+    *nentries = (Py_ssize_t)starts[*npairs];
+    return 0;
+}
+
 static PyObject *
 score_pairs(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     Py_buffer bufs[7]; /* ids, bounds, spans, remap, cands, ref_starts, refs */
     int have[7] = {0};
-    PyObject *srcs[7];
     Packed pk;
     MSpec *specs = NULL;
     Py_ssize_t M = 0, npairs, nentries, i;
@@ -1528,34 +1571,12 @@ score_pairs(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "packed must be (ids, bounds, spans)");
         return NULL;
     }
-    for (i = 0; i < 3; i++)
-        srcs[i] = PyTuple_GET_ITEM(args[0], i);
-    for (i = 3; i < 7; i++)
-        srcs[i] = args[i - 2];
-    for (i = 0; i < 7; i++) {
-        if (i == 3 && srcs[i] == Py_None)
-            continue;
-        if (PyObject_GetBuffer(srcs[i], &bufs[i], PyBUF_SIMPLE) < 0)
-            goto done;
-        have[i] = 1;
-    }
-    if (mspecs_load(args[5], &specs, &M) < 0)
+    if (pairs_buffers(args, bufs, have) < 0 || mspecs_load(args[5], &specs, &M) < 0)
         goto done;
-    pk.ids = (const int32_t *)bufs[0].buf;
-    pk.nids = bufs[0].len / 4;
-    pk.bounds = (const int64_t *)bufs[1].buf;
-    pk.nsent = bufs[1].len / 16;
-    pk.spans = (const int64_t *)bufs[2].buf;
-    pk.ntexts = bufs[2].len / 32;
-    pk.remap = have[3] ? (const int32_t *)bufs[3].buf : NULL;
-    pk.nremap = have[3] ? bufs[3].len / 4 : 0;
-    npairs = bufs[4].len / 4;
-    if (bufs[5].len / 8 != npairs + 1 ||
-        ((const int64_t *)bufs[5].buf)[npairs] * 4 != bufs[6].len) {
+    if (pairs_view(bufs, have, &pk, &npairs, &nentries) < 0) {
         PyErr_SetString(PyExc_ValueError, "ref_starts does not fit cands and refs");
         goto done;
     }
-    nentries = (Py_ssize_t)((const int64_t *)bufs[5].buf)[npairs];
     out = PyBytes_FromStringAndSize(NULL, nentries * M * 4 * (Py_ssize_t)sizeof(double));
     if (out == NULL)
         goto done;

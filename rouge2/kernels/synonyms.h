@@ -914,41 +914,25 @@ syn_specs_load(PyObject *measures, Py_ssize_t width, SynSpec **out, Py_ssize_t *
     return 0;
 }
 
-/* The ten buffers of synonym_stats' arguments (have[i]: bufs[i] is held;
-   the remap may be None); -1 with an exception set. */
+/* The ten buffers of synonym_stats' arguments: score_pairs' seven
+   (pairs_buffers), then stats, offsets and targets (have[i]: bufs[i] is
+   held); -1 with an exception set. */
 static int
 syn_buffers(PyObject *const *args, Py_buffer *bufs, int *have)
 {
-    PyObject *srcs[10];
+    PyObject *srcs[3];
     Py_ssize_t i;
-    for (i = 0; i < 3; i++)
-        srcs[i] = PyTuple_GET_ITEM(args[0], i);
-    for (i = 3; i < 8; i++)
-        srcs[i] = args[i - 2];
-    srcs[8] = PyTuple_GET_ITEM(args[8], 0);
-    srcs[9] = PyTuple_GET_ITEM(args[8], 1);
-    for (i = 0; i < 10; i++) {
-        if (i == 3 && srcs[i] == Py_None)
-            continue;
-        if (PyObject_GetBuffer(srcs[i], &bufs[i], PyBUF_SIMPLE) < 0)
+    if (pairs_buffers(args, bufs, have) < 0)
+        return -1;
+    srcs[0] = args[5];
+    srcs[1] = PyTuple_GET_ITEM(args[8], 0);
+    srcs[2] = PyTuple_GET_ITEM(args[8], 1);
+    for (i = 0; i < 3; i++) {
+        if (PyObject_GetBuffer(srcs[i], &bufs[7 + i], PyBUF_SIMPLE) < 0)
             return -1;
-        have[i] = 1;
+        have[7 + i] = 1;
     }
     return 0;
-}
-
-/* The packed texts and the relation, read from the buffers. */
-static void
-syn_views(const Py_buffer *bufs, const int *have, Packed *pk, SynRel *rel)
-{
-    memset(pk, 0, sizeof(*pk));
-    pk->ids = (const int32_t *)bufs[0].buf, pk->nids = bufs[0].len / 4;
-    pk->bounds = (const int64_t *)bufs[1].buf, pk->nsent = bufs[1].len / 16;
-    pk->spans = (const int64_t *)bufs[2].buf, pk->ntexts = bufs[2].len / 32;
-    pk->remap = have[3] ? (const int32_t *)bufs[3].buf : NULL;
-    pk->nremap = have[3] ? bufs[3].len / 4 : 0;
-    rel->off = (const int64_t *)bufs[8].buf, rel->nrel = bufs[8].len / 8 - 1;
-    rel->tgt = (const int32_t *)bufs[9].buf, rel->ntgt = bufs[9].len / 4;
 }
 
 PyDoc_STRVAR(synonym_stats_doc,
@@ -984,14 +968,12 @@ synonym_stats(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     if (syn_buffers(args, bufs, have) < 0 || syn_specs_load(args[7], width, &specs, &nspecs) < 0)
         goto done;
-    syn_views(bufs, have, &pk, &rel);
-    npairs = bufs[4].len / 4;
-    if (bufs[5].len / 8 != npairs + 1 || ((const int64_t *)bufs[5].buf)[npairs] * 4 != bufs[6].len ||
-        rel.nrel < 0) {
+    rel.off = (const int64_t *)bufs[8].buf, rel.nrel = bufs[8].len / 8 - 1;
+    rel.tgt = (const int32_t *)bufs[9].buf, rel.ntgt = bufs[9].len / 4;
+    if (pairs_view(bufs, have, &pk, &npairs, &nentries) < 0 || rel.nrel < 0) {
         PyErr_SetString(PyExc_ValueError, "ref_starts does not fit cands and refs, or no relation offsets");
         goto done;
     }
-    nentries = (Py_ssize_t)((const int64_t *)bufs[5].buf)[npairs];
     if (bufs[7].len != nentries * width * 4 * (Py_ssize_t)sizeof(double)) {
         PyErr_SetString(PyExc_ValueError, "stats does not fit the entries and width");
         goto done;
