@@ -32,7 +32,7 @@ import json
 import os
 import stat
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
@@ -288,6 +288,34 @@ def _open_text_file(path: str | os.PathLike, encoding: str, what: str) -> tuple[
         raise UserError(f"{p}: cannot read the {what}: {exc.strerror}") from None
 
 
+def _block_decoder(name: str | os.PathLike, encoding: str) -> Callable[[bytes | None, int], str]:
+    """``decode(raw, lineno)``: the text of a stream's next block (None: the
+    end) in ``encoding`` (checked by the caller), a UTF-16/32 text without
+    its byte-order mark refused, a leading BOM dropped; ``lineno``, the line
+    being read, names it in a decoding error."""
+    decoder = codecs.getincrementaldecoder(_decoder_name(encoding))(errors="strict")
+    first = True
+
+    def decode(raw: bytes | None, lineno: int) -> str:
+        nonlocal first
+        if first:
+            _check_bom(raw or b"", name, encoding)
+        text = _decode_block(decoder, raw, name, encoding, lineno)
+        if first and text:
+            text = text[1:] if text.startswith("\ufeff") else text
+            first = False
+        return text
+
+    return decode
+
+
+def _long_line(name: str | os.PathLike, lineno: int, limit: int) -> UserError:
+    """The one-line error for a line longer than ``limit`` characters."""
+    return UserError(f"{name}:{lineno}: the line is longer than {limit:,} characters, "
+                     f"implausibly long for one summary; check the file (is it "
+                     f"line-aligned text?), or raise the limit with ROUGE2_MAX_FILE_BYTES")
+
+
 def stream_lines(handle: IO[bytes], name: str | os.PathLike, encoding: str = "utf-8",
                  what: str = "file") -> Iterator[tuple[int, str]]:
     """``(line number, line with its ending)`` of a binary stream (a file,
@@ -295,17 +323,12 @@ def stream_lines(handle: IO[bytes], name: str | os.PathLike, encoding: str = "ut
     line longer than :func:`max_file_bytes` is a one-line error."""
     check_encoding(encoding)
     limit = max_file_bytes()
-    decoder = codecs.getincrementaldecoder(_decoder_name(encoding))(errors="strict")
-    lineno, first = 1, True
+    lineno = 1
     partial: list[str] = []  # the current line's pieces (no newline yet)
     size = 0
+    decode = _block_decoder(name, encoding)
     for raw in _blocks(handle, name, what):
-        if first:
-            _check_bom(raw or b"", name, encoding)
-        text = _decode_block(decoder, raw, name, encoding, lineno)
-        if first and text:
-            text = text[1:] if text.startswith("\ufeff") else text
-            first = False
+        text = decode(raw, lineno)
         start = 0
         while True:
             i = text.find("\n", start)
@@ -318,9 +341,7 @@ def stream_lines(handle: IO[bytes], name: str | os.PathLike, encoding: str = "ut
             partial.append(text[start:])
             size += len(text) - start
             if size > limit:
-                raise UserError(f"{name}:{lineno}: the line is longer than {limit:,} characters, "
-                                f"implausibly long for one summary; check the file (is it "
-                                f"line-aligned text?), or raise the limit with ROUGE2_MAX_FILE_BYTES")
+                raise _long_line(name, lineno, limit)
     if partial:
         yield lineno, "".join(partial)
 
@@ -333,24 +354,17 @@ def stream_line_batches(handle: IO[bytes], name: str | os.PathLike, encoding: st
     and the same errors, with no Python step per line."""
     check_encoding(encoding)
     limit = max_file_bytes()
-    decoder = codecs.getincrementaldecoder(_decoder_name(encoding))(errors="strict")
-    lineno, first = 1, True
+    lineno = 1
     partial = ""  # the current line's start (no newline yet)
+    decode = _block_decoder(name, encoding)
     for raw in _blocks(handle, name, what):
-        if first:
-            _check_bom(raw or b"", name, encoding)
-        text = _decode_block(decoder, raw, name, encoding, lineno)
-        if first and text:
-            text = text[1:] if text.startswith("\ufeff") else text
-            first = False
+        text = decode(raw, lineno)
         if partial:
             text = partial + text
         lines = text.split("\n")
         partial = lines.pop()
         if len(partial) > limit:
-            raise UserError(f"{name}:{lineno + len(lines)}: the line is longer than {limit:,} characters, "
-                            f"implausibly long for one summary; check the file (is it "
-                            f"line-aligned text?), or raise the limit with ROUGE2_MAX_FILE_BYTES")
+            raise _long_line(name, lineno + len(lines), limit)
         if lines:
             lineno += len(lines)
             yield lines
