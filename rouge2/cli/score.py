@@ -480,7 +480,7 @@ def _reference_note(kw: dict[str, Any], counts: set[int]) -> None:
     prediction (``counts``) are combined by a mode the user did not choose."""
     from rouge2.scoring.evaluate import multi_reference_note, reference_counts
 
-    nrefs = reference_counts([[None] * c for c in counts])
+    nrefs = reference_counts(counts)
     if nrefs is not None:
         note = multi_reference_note(kw["multi_reference"], nrefs, "add --multi-reference max-f")
         print(f"rouge2 score: note: {note}", file=sys.stderr)

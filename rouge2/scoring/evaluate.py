@@ -237,10 +237,11 @@ def multi_reference_note(mode: str, nrefs: int | str, how: str) -> str:
             f"{how} (rouge2 docs migrating)")
 
 
-def reference_counts(refs: Sequence[Sequence[Any]]) -> int | str | None:
-    """How many references the predictions have, for the note: an int when all
-    have the same number, ``"up to N"`` when they differ, None when none has more than one."""
-    counts = {len(r) for r in refs}
+def reference_counts(counts: Iterable[int]) -> int | str | None:
+    """How many references the predictions have, for the note, from the
+    numbers of references seen: an int when all have the same number,
+    ``"up to N"`` when they differ, None when none has more than one."""
+    counts = set(counts)
     top = max(counts, default=1)
     if top < 2:
         return None
@@ -300,7 +301,7 @@ def evaluate(predictions: Iterable[Any], references: Iterable[Any],
     columns = stream.feed_chunks(chunks, tick=tick, threads=threads)
     if phase is not None:
         phase.close()
-    nrefs = _counts_note(counts)
+    nrefs = reference_counts(counts)
     if nrefs is not None and options is None and "multi_reference" not in kwargs:
         warnings.warn(multi_reference_note(o.multi_reference, nrefs, 'pass multi_reference="max-f"'),
                       MultiReferenceNote, stacklevel=2)
@@ -315,14 +316,6 @@ def check_settings(confidence: float, resamples: int) -> None:
         raise UserError(f"confidence must be between 0 and 1 (e.g. 0.95), got {confidence!r}")
     if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 0:
         raise UserError(f"resamples must be a whole number >= 0, got {resamples!r}")
-
-
-def _counts_note(counts: set[int]) -> int | str | None:
-    """:func:`reference_counts` from the set of counts seen."""
-    top = max(counts, default=1)
-    if top < 2:
-        return None
-    return top if len(counts) == 1 else f"up to {top}"
 
 
 def evaluation_of(scorer: Scorer, columns: PairColumns, counts: set[int], *, confidence: float = 0.95,
